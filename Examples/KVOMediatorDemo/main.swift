@@ -1,0 +1,3 @@
+import KVOMediator
+
+print("placeholder")

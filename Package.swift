@@ -1,0 +1,21 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "KVOMediator",
+    // Synchronization's Atomic is what the no-observer setter checks; it needs these releases.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "KVOMediator", targets: ["KVOMediator"])
+    ],
+    targets: [
+        .target(name: "KVOMediator"),
+        .executableTarget(
+            name: "KVOMediatorDemo",
+            dependencies: ["KVOMediator"],
+            path: "Examples/KVOMediatorDemo"
+        ),
+        .testTarget(name: "KVOMediatorTests", dependencies: ["KVOMediator"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,38 @@
+/// One observable read: which object's registrar, which slot.
+struct Access {
+    let registrar: KVORegistrar
+    let slot: AnyKeyPath
+    /// The wrapper's storage key path, kept so that a slot can be named (`\Person._name` → `name`).
+    let storage: AnyKeyPath?
+}
+
+/// Collects the observable reads made while a key path is evaluated.
+///
+/// With a registration attached, each new read subscribes it at once, before the getter returns its
+/// value: a change that lands after the read is then always announced, never lost in between.
+final class AccessTracker {
+    private(set) var accesses: [Access] = []
+    private let registration: KVOInfo?
+
+    init(subscribing registration: KVOInfo?) {
+        self.registration = registration
+    }
+
+    func record(_ registrar: KVORegistrar, slot: AnyKeyPath, storage: AnyKeyPath?) {
+        for access in accesses where access.registrar === registrar && access.slot == slot {
+            return
+        }
+        let access = Access(registrar: registrar, slot: slot, storage: storage)
+        accesses.append(access)
+        registration?.subscribe(access)
+    }
+
+    /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
+    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let context = ThreadContext.current
+        let previous = context.tracker
+        context.tracker = self
+        defer { context.tracker = previous }
+        return try body()
+    }
+}

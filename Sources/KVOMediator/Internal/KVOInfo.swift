@@ -1,0 +1,191 @@
+import Synchronization
+
+/// Told when a registration ends because the object it observes deinitialised.
+protocol KVOInfoOwner: AnyObject {
+    func infoDidEnd(_ info: KVOInfo)
+}
+
+/// A dependency of a registration: a slot of some object's registrar.
+struct Dependency {
+    weak var registrar: KVORegistrar?
+    let registrarID: ObjectIdentifier
+    let slot: AnyKeyPath
+}
+
+/// One registration: a key path of one object, its options, its callback and the slots it depends on.
+///
+/// Its state lives in one atomic word, the gate: initial → observing (after `start`) → not observing
+/// (cancelled). A callback runs only after entering the gate, which fails once cancelled; `cancel()`
+/// then waits for callbacks already in flight on other threads, so none runs after it returns.
+class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields are guarded by the striped lock
+    static let cancelledBit = 1
+    static let directBit = 2
+    static let inFlightUnit = 4
+
+    let gate = Atomic<Int>(0)
+    let tickets = Atomic<Int>(0)
+    let options: KVOOptions
+    let objectID: ObjectIdentifier
+    let rootRegistrarID: ObjectIdentifier
+    weak var owner: (any KVOInfoOwner)?
+
+    // Guarded by `StripedLocks.lock(for: self)`.
+    private var dependencies: [Dependency] = []
+    private var closed = false
+    private var appliedTicket = 0
+
+    init(options: KVOOptions, object: some KeyValueObservable) {
+        self.options = options
+        self.objectID = ObjectIdentifier(object)
+        self.rootRegistrarID = ObjectIdentifier(object.kvoRegistrar)
+    }
+
+    /// The key path this registration observes.
+    var keyPath: AnyKeyPath { fatalError("abstract") }
+
+    /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
+    /// new values are the change and nothing needs re-reading or re-tracking.
+    final var isDirect: Bool {
+        gate.load(ordering: .relaxed) & Self.directBit != 0
+    }
+
+    final var isCancelled: Bool {
+        gate.load(ordering: .acquiring) & Self.cancelledBit != 0
+    }
+
+    // MARK: Delivery
+
+    /// Runs `body` as a callback of this registration unless it has been cancelled.
+    @inline(__always)
+    final func deliver(_ body: () -> Void) {
+        var state = gate.load(ordering: .relaxed)
+        while true {
+            if state & Self.cancelledBit != 0 { return }
+            let (exchanged, original) = gate.compareExchange(
+                expected: state,
+                desired: state &+ Self.inFlightUnit,
+                ordering: .acquiring
+            )
+            if exchanged { break }
+            state = original
+        }
+        let context = ThreadContext.current
+        context.deliveryDepth += 1
+        body()
+        context.deliveryDepth -= 1
+        gate.wrappingSubtract(Self.inFlightUnit, ordering: .releasing)
+    }
+
+    /// Stops the registration: no callback starts after this returns, except that, called from inside
+    /// a callback, it does not wait for callbacks in flight on other threads (that could deadlock).
+    final func cancel() {
+        let previous = gate.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+        if previous & Self.cancelledBit == 0 {
+            unsubscribeAll(except: nil)
+        }
+        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) > 0 { return }
+        var spins = 0
+        while gate.load(ordering: .acquiring) >= Self.inFlightUnit {
+            spins += 1
+            if spins > 64 { yieldThread() }
+        }
+    }
+
+    // MARK: Dependencies
+
+    final func nextTicket() -> Int {
+        tickets.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Adds a dependency and subscribes to it; called by the tracker as each read happens.
+    final func subscribe(_ access: Access) {
+        let registrarID = ObjectIdentifier(access.registrar)
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        if closed { return }
+        if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
+        dependencies.append(Dependency(registrar: access.registrar, registrarID: registrarID, slot: access.slot))
+        access.registrar.add(self, for: access)
+    }
+
+    /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
+    final func prune(keeping accesses: [Access], ticket: Int) {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, ticket > appliedTicket else { return }
+        appliedTicket = ticket
+        dependencies.removeAll { dependency in
+            let kept = accesses.contains {
+                ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+            }
+            if !kept { dependency.registrar?.remove(self, for: dependency.slot) }
+            return !kept
+        }
+    }
+
+    private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        closed = true
+        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
+            dependency.registrar?.remove(self, for: dependency.slot)
+        }
+        dependencies = []
+    }
+
+    /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
+    final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
+        if registrarID == rootRegistrarID {
+            gate.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing)
+            unsubscribeAll(except: registrarID)
+            owner?.infoDidEnd(self)
+            observedObjectDidDeinit()
+        } else {
+            let lock = StripedLocks.lock(for: self)
+            lock.withLock { dependencies.removeAll { $0.registrarID == registrarID } }
+        }
+    }
+
+    /// The names of the slots this registration depends on, in the order they were read.
+    final func dependencyNames() -> [String] {
+        let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
+        return dependencies.map { dependency in
+            dependency.registrar?.name(of: dependency.slot) ?? String(describing: dependency.slot)
+        }
+    }
+
+    // MARK: Notifications (overridden by the typed subclass)
+
+    /// The observed object deinitialised; the registration is already cancelled.
+    func observedObjectDidDeinit() {}
+
+    /// Before a set of a direct registration's slot: the prior record, if asked for.
+    func priorDirect<Object: AnyObject, Value>(object: Object, oldValue: Value) {}
+
+    /// After a set of a direct registration's slot: the change record from the setter's values.
+    func changeDirect<Object: AnyObject, Value>(object: Object, oldValue: Value, newValue: Value) {}
+
+    /// Before any other change: sends the prior record and returns the old value, if asked for.
+    func captureBeforeChange() -> CapturedValue { .none }
+
+    /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
+    func changeEvaluated(captured: CapturedValue) {}
+}
+
+/// Reinterprets a value whose type is known to match (or converts it to `Any`).
+@inline(__always)
+func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
+    if T.self == U.self { return unsafeBitCast(value, to: U.self) }
+    return value as! U
+}
+
+/// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
+func untracked<Result>(_ body: () -> Result) -> Result {
+    guard let context = ThreadContext.currentIfPresent, let tracker = context.tracker else { return body() }
+    context.tracker = nil
+    defer { context.tracker = tracker }
+    return body()
+}

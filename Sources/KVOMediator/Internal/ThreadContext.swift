@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Per-thread state: the active access tracker, how deep this thread is in callbacks, and the
+/// manual `willChangeValue(for:)` calls still waiting for their `didChangeValue(for:)`.
+final class ThreadContext {
+    /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report; nil when not tracking.
+    var tracker: AccessTracker?
+    /// How many callbacks this thread is running right now (nested callbacks count each).
+    var deliveryDepth = 0
+    /// Manual will-change announcements waiting for their did-change, innermost last.
+    var pendingManualChanges: [ManualChange] = []
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        #if canImport(Darwin)
+        let status = pthread_key_create(&key) { pointer in
+            Unmanaged<ThreadContext>.fromOpaque(pointer).release()
+        }
+        #else
+        let status = pthread_key_create(&key) { pointer in
+            guard let pointer else { return }
+            Unmanaged<ThreadContext>.fromOpaque(pointer).release()
+        }
+        #endif
+        precondition(status == 0, "KVOMediator: pthread_key_create failed (\(status))")
+        return key
+    }()
+
+    /// This thread's context, created on first use.
+    static var current: ThreadContext {
+        if let pointer = pthread_getspecific(key) {
+            return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+        }
+        let context = ThreadContext()
+        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        return context
+    }
+
+    /// This thread's context if it has one; never allocates.
+    static var currentIfPresent: ThreadContext? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}
+
+/// A manual change announced by `willChangeValue(for:)`, kept until the matching `didChangeValue(for:)`.
+struct ManualChange {
+    let registrar: KVORegistrar
+    let keyPath: AnyKeyPath
+    let pending: [PendingChange]
+}

@@ -1,0 +1,127 @@
+/// A registration of a typed key path (or a partial one, read as `Any`) with its callback.
+final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked Sendable {
+    /// How the observed value is read from the object.
+    enum Reader {
+        /// A typed key path.
+        case typed(KeyPath<Object, Value>)
+        /// A partial key path, whose value is delivered as `Any`.
+        case partial(PartialKeyPath<Object>)
+    }
+
+    typealias Handler = (Object, KVOChange<Value>) -> Void
+
+    private weak var object: Object?
+    private let reader: Reader
+    private let observedKeyPath: AnyKeyPath
+    private let handler: Handler
+    private let onObjectDeinit: (() -> Void)?
+
+    init(
+        object: Object,
+        reader: Reader,
+        options: KVOOptions,
+        onObjectDeinit: (() -> Void)? = nil,
+        handler: @escaping Handler
+    ) {
+        self.object = object
+        self.reader = reader
+        switch reader {
+        case .typed(let keyPath): self.observedKeyPath = keyPath
+        case .partial(let keyPath): self.observedKeyPath = keyPath
+        }
+        self.handler = handler
+        self.onObjectDeinit = onObjectDeinit
+        super.init(options: options, object: object)
+    }
+
+    override var keyPath: AnyKeyPath { observedKeyPath }
+
+    private func read(_ object: Object) -> Value {
+        switch reader {
+        case .typed(let keyPath): return object[keyPath: keyPath]
+        case .partial(let keyPath): return object[keyPath: keyPath] as! Value
+        }
+    }
+
+    /// Reads the key path while tracking, subscribing to every observable slot it reads.
+    ///
+    /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
+    /// - Returns: The value read, for the `.initial` record.
+    func start(on object: Object) throws(KVOError) -> Value {
+        let ticket = nextTicket()
+        let tracker = AccessTracker(subscribing: self)
+        let value = tracker.run { read(object) }
+        let accesses = tracker.accesses
+        guard !accesses.isEmpty else {
+            cancel()
+            throw KVOError.nothingObservable(keyPath: observedKeyPath, type: Object.self)
+        }
+        prune(keeping: accesses, ticket: ticket)
+        if accesses.count == 1, accesses[0].registrar === object.kvoRegistrar, accesses[0].slot == observedKeyPath {
+            gate.bitwiseOr(Self.directBit, ordering: .relaxed)
+        }
+        return value
+    }
+
+    /// Delivers the `.initial` record, if asked for, synchronously.
+    func deliverInitial(_ value: Value, to object: Object) {
+        guard options.contains(.initial) else { return }
+        let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: observedKeyPath)
+        deliver { handler(object, change) }
+    }
+
+    override func observedObjectDidDeinit() {
+        onObjectDeinit?()
+    }
+
+    override func priorDirect<Source: AnyObject, T>(object: Source, oldValue: T) {
+        guard options.contains(.prior) else { return }
+        let change = KVOChange<Value>(
+            oldValue: options.contains(.old) ? reinterpret(oldValue, as: Value.self) : nil,
+            isPrior: true,
+            keyPath: observedKeyPath
+        )
+        let object = unsafeDowncast(object, to: Object.self)
+        deliver { handler(object, change) }
+    }
+
+    override func changeDirect<Source: AnyObject, T>(object: Source, oldValue: T, newValue: T) {
+        let change = KVOChange<Value>(
+            oldValue: options.contains(.old) ? reinterpret(oldValue, as: Value.self) : nil,
+            newValue: options.contains(.new) ? reinterpret(newValue, as: Value.self) : nil,
+            keyPath: observedKeyPath
+        )
+        let object = unsafeDowncast(object, to: Object.self)
+        deliver { handler(object, change) }
+    }
+
+    override func captureBeforeChange() -> CapturedValue {
+        guard !options.isDisjoint(with: [.old, .prior]), !isCancelled, let object else { return .none }
+        let oldValue = untracked { read(object) }
+        if options.contains(.prior) {
+            let change = KVOChange<Value>(
+                oldValue: options.contains(.old) ? oldValue : nil,
+                isPrior: true,
+                keyPath: observedKeyPath
+            )
+            deliver { handler(object, change) }
+        }
+        return options.contains(.old) ? .value(oldValue) : .none
+    }
+
+    override func changeEvaluated(captured: CapturedValue) {
+        guard !isCancelled, let object else { return }
+        let ticket = nextTicket()
+        let tracker = AccessTracker(subscribing: self)
+        let newValue = tracker.run { read(object) }
+        prune(keeping: tracker.accesses, ticket: ticket)
+        var oldValue: Value? = nil
+        if case .value(let value) = captured { oldValue = (value as! Value) }
+        let change = KVOChange<Value>(
+            oldValue: oldValue,
+            newValue: options.contains(.new) ? newValue : nil,
+            keyPath: observedKeyPath
+        )
+        deliver { handler(object, change) }
+    }
+}

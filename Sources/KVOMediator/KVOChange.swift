@@ -1,0 +1,89 @@
+import Foundation
+
+/// How an observed value changed: Cocoa's `NSKeyValueChange`.
+public enum KVOChangeKind: Sendable, Hashable {
+    /// The value was set (or, for `.initial`, read). Every non-collection change is a setting.
+    case setting
+    /// Elements were inserted into an observed collection; `indexes` says where.
+    case insertion
+    /// Elements were removed from an observed collection; `indexes` says where they were.
+    case removal
+    /// Elements of an observed collection were replaced; `indexes` says which.
+    case replacement
+}
+
+/// One change record, delivered to an observer.
+///
+/// Which fields are set follows Cocoa KVO exactly:
+/// - `oldValue` is set only with ``KVOOptions/old``, and never on the `.initial` record;
+/// - `newValue` is set only with ``KVOOptions/new``, and never on a prior record;
+/// - `isPrior` is true only on the record sent before a change (``KVOOptions/prior``);
+/// - `indexes` is set only for array mutations (`.insertion`, `.removal`, `.replacement`);
+/// - `keyPath` is always the key path that was observed, for every callback style.
+///
+/// ```swift
+/// controller.observe(person, keyPath: \.name, options: [.old, .new]) { _, _, change in
+///     print("\(change.oldValue ?? "-") → \(change.newValue ?? "-")")
+/// }
+/// ```
+public struct KVOChange<Value> {
+    /// What kind of change happened.
+    public var kind: KVOChangeKind
+    /// The value before the change, when asked for with `.old`.
+    public var oldValue: Value?
+    /// The value after the change, when asked for with `.new`.
+    public var newValue: Value?
+    /// The indexes of an array mutation; nil for settings and set mutations.
+    public var indexes: IndexSet?
+    /// True on the record delivered before a change (`.prior`).
+    public var isPrior: Bool
+    /// The key path that was observed and fired.
+    public var keyPath: AnyKeyPath
+
+    /// Creates a change record.
+    public init(
+        kind: KVOChangeKind = .setting,
+        oldValue: Value? = nil,
+        newValue: Value? = nil,
+        indexes: IndexSet? = nil,
+        isPrior: Bool = false,
+        keyPath: AnyKeyPath
+    ) {
+        self.kind = kind
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.indexes = indexes
+        self.isPrior = isPrior
+        self.keyPath = keyPath
+    }
+}
+
+// Key path objects are immutable once formed; the only non-Sendable stored property is `keyPath`.
+extension KVOChange: @unchecked Sendable where Value: Sendable {}
+
+extension KVOChange: Equatable where Value: Equatable {}
+
+extension KVOChange: CustomStringConvertible {
+    public var description: String {
+        var parts = ["kind: \(kind)"]
+        if let oldValue { parts.append("old: \(oldValue)") }
+        if let newValue { parts.append("new: \(newValue)") }
+        if let indexes { parts.append("indexes: \(Array(indexes))") }
+        if isPrior { parts.append("prior") }
+        return "KVOChange(" + parts.joined(separator: ", ") + ")"
+    }
+}
+
+extension KVOChange {
+    /// The same record with its values converted to `Any`, as the untyped callbacks receive it.
+    var erased: KVOChange<Any> {
+        KVOChange<Any>(
+            kind: kind,
+            oldValue: oldValue.map { $0 as Any },
+            newValue: newValue.map { $0 as Any },
+            indexes: indexes,
+            isPrior: isPrior,
+            keyPath: keyPath
+        )
+    }
+}

@@ -1,0 +1,35 @@
+extension KVOController: CustomDebugStringConvertible {
+    /// The controller, its observer, and each observed object with its key paths and options,
+    /// objects separated by a line of dashes (FBKVOController's format).
+    ///
+    /// ```
+    /// <KVOController<CircleView>: 0x6000…> observer: <CircleView: 0x6000…>
+    ///   <Circle: 0x6000…>
+    ///     \Circle.radius [.new, .old]
+    ///   ----
+    ///   <Person: 0x6000…>
+    ///     \Person (reads address, city) [.new]
+    /// ```
+    public var debugDescription: String {
+        let snapshot = lock.withLock { Array(entries.values) }
+        let observerText = observer.map { describe($0) } ?? "nil"
+        var lines = ["<KVOController<\(Observer.self)>: \(hexAddress(of: self))> observer: \(observerText)"]
+        for (index, entry) in snapshot.enumerated() {
+            if index > 0 { lines.append("  ----") }
+            lines.append("  \(entry.objectDescription)")
+            for info in entry.infos {
+                lines.append("    \(describeKeyPath(of: info)) \(info.options)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private func describeKeyPath(of info: KVOInfo) -> String {
+        let printed = String(describing: info.keyPath)
+        let root = printed.prefix { $0 != "." }
+        let names = info.dependencyNames()
+        if !printed.contains("<computed") { return printed }
+        if info.isDirect, let name = names.first { return "\(root).\(name)" }
+        return "\(root) (reads \(names.joined(separator: ", ")))"
+    }
+}

@@ -1,0 +1,164 @@
+extension KVOController {
+    /// Observes `keyPath` of `object`, calling `block` with the observer, the object and the change.
+    ///
+    /// ```swift
+    /// kvoController.observe(circle, keyPath: \.radius, options: [.old, .new]) { view, circle, change in
+    ///     view.animate(from: change.oldValue!, to: change.newValue!)
+    /// }
+    /// ```
+    ///
+    /// The key path may be any chain or computed property that reads `@Observed` properties; it is
+    /// re-read after each change of what it read. The block gets the observer as a parameter, so it
+    /// need not capture `self`; it is `@Sendable` because it runs on whichever thread changes the
+    /// object (a closure formed on the main actor cannot silently touch main-actor state there).
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPath: What to observe.
+    ///   - options: What each record carries; `.initial` delivers one record before this returns.
+    ///   - block: Called for each change while both the observer and the registration are alive.
+    /// - Note: Observing the same object and key path again through this controller is ignored.
+    /// - Complexity: O(number of observable reads of `keyPath`).
+    public func observe<Object: KeyValueObservable, Value>(
+        _ object: Object?,
+        keyPath: KeyPath<Object, Value>,
+        options: KVOOptions = [.new],
+        block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
+    ) {
+        guard let object else { return }
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, handler: block)
+    }
+
+    /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
+    /// FBKVOController's action selector.
+    ///
+    /// ```swift
+    /// kvoController.observe(circle, keyPath: \.radius, action: CircleView.radiusDidChange)
+    /// // in CircleView: func radiusDidChange(_ change: KVOChange<Double>) { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPath: What to observe.
+    ///   - options: What each record carries.
+    ///   - action: An unapplied method of the observer's type, such as `Self.radiusDidChange`.
+    /// - Note: Observing the same object and key path again through this controller is ignored.
+    public func observe<Object: KeyValueObservable, Value>(
+        _ object: Object?,
+        keyPath: KeyPath<Object, Value>,
+        options: KVOOptions = [.new],
+        action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void
+    ) {
+        guard let object else { return }
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options) { observer, _, change in
+            action(observer)(change)
+        }
+    }
+
+    /// Observes several key paths of `object`, delivering each change to the observer's
+    /// ``KeyValueObserving/observeValue(forKeyPath:of:change:context:)`` with `context` passed through.
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
+    ///   - options: What each record carries.
+    ///   - context: Any pointer, passed back unchanged to tell registrations apart.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object?,
+        keyPaths: [PartialKeyPath<Object>],
+        options: KVOOptions = [.new],
+        context: UnsafeMutableRawPointer?
+    ) where Observer: KeyValueObserving {
+        guard let object else { return }
+        for keyPath in keyPaths {
+            register(object, reader: .partial(keyPath), keyPath: keyPath, options: options) { observer, object, change in
+                observer.observeValue(forKeyPath: change.keyPath, of: object, change: change, context: context)
+            }
+        }
+    }
+
+    /// Observes several key paths of `object` with one block; `change.keyPath` tells which fired.
+    ///
+    /// ```swift
+    /// kvoController.observe(person, keyPaths: [\.firstName, \.lastName]) { view, person, change in
+    ///     view.refresh(field: change.keyPath)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
+    ///   - options: What each record carries; values are boxed as `Any`.
+    ///   - block: Called for each change.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object?,
+        keyPaths: [PartialKeyPath<Object>],
+        options: KVOOptions = [.new],
+        block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
+    ) {
+        guard let object else { return }
+        for keyPath in keyPaths {
+            register(object, reader: .partial(keyPath), keyPath: keyPath, options: options, handler: block)
+        }
+    }
+
+    /// Registers one key path unless this controller already observes it on `object`.
+    func register<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        keyPath: AnyKeyPath,
+        options: KVOOptions,
+        handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
+    ) {
+        let id = ObjectIdentifier(object)
+        let observed = lock.withLock {
+            guard let entry = entries[id], entry.object === object else { return false }
+            return entry.infos.contains { $0.keyPath == keyPath }
+        }
+        if observed { return }
+
+        let registration: (info: TypedKVOInfo<Object, Value>, value: Value)
+        do {
+            registration = try KVODispatcher.shared.register(object, reader: reader, options: options, owner: self) {
+                [weak observer] object, change in
+                guard let observer else { return }
+                handler(observer, object, change)
+            }
+        } catch {
+            errorHandler(error)
+            return
+        }
+
+        var stale: [KVOInfo] = []
+        let lost: Bool = lock.withLock {
+            var entry = entries[id] ?? ObservedEntry(object: object, objectDescription: describe(object), infos: [])
+            if entry.object !== object {
+                // A dead object's entry at a reused address: its registrations have already ended.
+                stale = entry.infos
+                entry = ObservedEntry(object: object, objectDescription: describe(object), infos: [])
+            }
+            if entry.infos.contains(where: { $0.keyPath == keyPath }) { return true }
+            entry.infos.append(registration.info)
+            if retainsObserved { entry.retained = object }
+            entries[id] = entry
+            return false
+        }
+        KVODispatcher.shared.unregister(stale)
+        if lost {
+            // Another thread registered the same key path first: the first registration wins.
+            KVODispatcher.shared.unregister([registration.info])
+            return
+        }
+        registration.info.deliverInitial(registration.value, to: object)
+    }
+}
+
+/// `<Circle: 0x…>`, as FBKVOController prints objects.
+func describe(_ object: AnyObject) -> String {
+    "<\(type(of: object)): \(hexAddress(of: object))>"
+}
+
+/// `0x…`: an object's address, for descriptions.
+func hexAddress(of object: AnyObject) -> String {
+    "0x" + String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 16)
+}

@@ -1,0 +1,130 @@
+/// Observes other objects on behalf of one observer, and stops observing when it goes away.
+///
+/// Give the observer a controller and observe; never write a removal:
+///
+/// ```swift
+/// final class CircleView {
+///     lazy var kvoController = KVOController(observer: self)
+///     init(circle: Circle) {
+///         kvoController.observe(circle, keyPath: \.radius, options: [.initial, .new]) { view, circle, change in
+///             view.draw(radius: change.newValue!)
+///         }
+///     }
+/// }
+/// ```
+///
+/// Contracts (FBKVOController's, made safe):
+/// - The observer is held weakly; observed objects weakly too, unless `retainsObserved` is true.
+///   Observing `self` makes no retain cycle. A deinitialising observer is never called.
+/// - **Observing an already observed object and key path is ignored**: the first registration wins,
+///   with its options and callback, and no second `.initial` record is sent. Two controllers are
+///   independent of each other.
+/// - Observing a nil object is a no-op, and so are unobserving an object or key path that is not
+///   observed and calling ``unobserveAll()`` again.
+/// - When the controller deinitialises it runs ``unobserveAll()``. When an observed object
+///   deinitialises, its registrations end and its entry is removed, so an object later created at
+///   the same address is a new object.
+/// - Callbacks run synchronously on the thread that made the change, with no lock held: they may
+///   observe, unobserve, mutate observed objects, or release the controller.
+/// - Once ``unobserve(_:keyPath:)``, ``unobserve(_:)`` or ``unobserveAll()`` returns, no callback of
+///   those registrations starts (called from inside a callback, it does not wait for callbacks
+///   already running on other threads).
+/// - A key path that reads nothing observable is not registered: the controller's
+///   ``errorHandler`` receives a ``KVOError`` naming the type and the key path.
+public final class KVOController<Observer: AnyObject> {
+    /// The observer, held weakly; nil once it has gone.
+    public private(set) weak var observer: Observer?
+    /// Whether observed objects are held strongly until unobserved.
+    public let retainsObserved: Bool
+    /// Receives the errors of observe calls that do not throw; by default they are printed to standard error.
+    public var errorHandler: (KVOError) -> Void = { error in
+        writeToStandardError(error.message)
+    }
+
+    let lock = Lock()
+    var entries: [ObjectIdentifier: ObservedEntry] = [:]
+
+    /// Creates a controller for `observer`.
+    ///
+    /// - Parameters:
+    ///   - observer: The object notified of changes; held weakly and passed to every block and action.
+    ///   - retainsObserved: When true, observed objects are held strongly until unobserved (or until
+    ///     the controller goes away); when false (the default) they are held weakly.
+    public init(observer: Observer, retainsObserved: Bool = false) {
+        self.observer = observer
+        self.retainsObserved = retainsObserved
+    }
+
+    deinit {
+        unobserveAll()
+    }
+
+    /// Stops observing `keyPath` of `object`.
+    ///
+    /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
+    public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
+        guard let object else { return }
+        let id = ObjectIdentifier(object)
+        let removed: KVOInfo? = lock.withLock {
+            guard var entry = entries[id], entry.object === object,
+                let index = entry.infos.firstIndex(where: { $0.keyPath == keyPath })
+            else { return nil }
+            let info = entry.infos.remove(at: index)
+            entries[id] = entry.infos.isEmpty ? nil : entry
+            return info
+        }
+        if let removed { KVODispatcher.shared.unregister([removed]) }
+    }
+
+    /// Stops observing every key path of `object`.
+    ///
+    /// Unobserving a nil object, or one that is not observed, does nothing.
+    public func unobserve(_ object: AnyObject?) {
+        guard let object else { return }
+        let id = ObjectIdentifier(object)
+        let removed: [KVOInfo] = lock.withLock {
+            guard let entry = entries[id], entry.object === object else { return [] }
+            entries[id] = nil
+            return entry.infos
+        }
+        KVODispatcher.shared.unregister(removed)
+    }
+
+    /// Stops observing everything; calling it again does nothing. `deinit` calls it.
+    public func unobserveAll() {
+        let removed: [ObservedEntry] = lock.withLock {
+            let all = Array(entries.values)
+            entries = [:]
+            return all
+        }
+        KVODispatcher.shared.unregister(removed.lazy.flatMap(\.infos))
+    }
+
+    /// The number of registrations this controller holds.
+    public var observationCount: Int {
+        lock.withLock { entries.values.reduce(0) { $0 + $1.infos.count } }
+    }
+}
+
+@available(*, unavailable, message: "A KVOController belongs to its observer; share the observer, not its controller")
+extension KVOController: Sendable {}
+
+/// An observed object and the registrations a controller holds on it.
+struct ObservedEntry {
+    weak var object: AnyObject?
+    var retained: AnyObject?
+    let objectDescription: String
+    var infos: [KVOInfo]
+}
+
+extension KVOController: KVOInfoOwner {
+    func infoDidEnd(_ info: KVOInfo) {
+        lock.withLock {
+            guard var entry = entries[info.objectID],
+                let index = entry.infos.firstIndex(where: { $0 === info })
+            else { return }
+            entry.infos.remove(at: index)
+            entries[info.objectID] = entry.infos.isEmpty ? nil : entry
+        }
+    }
+}

@@ -1,0 +1,45 @@
+/// A bad observation request: reported instead of registering something that could never fire.
+///
+/// ```swift
+/// do {
+///     try controller.observe(person, keyPath: "adress.city") { _, _, _ in }
+/// } catch {
+///     print(error)   // KVOMediator: Person has no observable property "adress"; …
+/// }
+/// ```
+public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Reason: Sendable, Hashable {
+        /// The key path reads no `@Observed` property and reports no `accessValue(for:)`.
+        case nothingObservable
+        /// A string key path names a property the type does not have, or one that is not observable.
+        case unknownKey(String)
+        /// A string key path is not of the form `name` or `name.name…`.
+        case malformedKeyPath
+    }
+
+    /// What went wrong.
+    public let reason: Reason
+    /// The key path, as written or as printed.
+    public let keyPath: String
+    /// The name of the type the key path starts from.
+    public let typeName: String
+    /// The whole message: names the key path and the type, and says how to fix it.
+    public let message: String
+
+    public var description: String { message }
+
+    static func nothingObservable(keyPath: AnyKeyPath, type: Any.Type) -> KVOError {
+        let typeName = String(describing: type)
+        let path = String(describing: keyPath)
+        return KVOError(
+            reason: .nothingObservable,
+            keyPath: path,
+            typeName: typeName,
+            message: "KVOMediator: the key path \(path) of \(typeName) reads no observable property, "
+                + "so no change to it could ever be announced. Mark the stored properties it reads with "
+                + "@Observed (in a KeyValueObservable class), or report reads of custom storage with "
+                + "accessValue(for:) and announce changes with willChangeValue(for:)/didChangeValue(for:)."
+        )
+    }
+}

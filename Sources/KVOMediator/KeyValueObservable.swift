@@ -1,0 +1,72 @@
+/// A class whose properties can be observed.
+///
+/// A class opts in with one stored property and marks what it wants observable with ``Observed``:
+///
+/// ```swift
+/// final class Circle: KeyValueObservable {
+///     let kvoRegistrar = KVORegistrar()
+///     @Observed var radius = 1.0
+///     var area: Double { .pi * radius * radius }   // observable too: it reads `radius`
+/// }
+/// ```
+///
+/// Subclasses inherit the conformance and the registrar; they declare more `@Observed` properties
+/// freely. When the object deinitialises, its registrar removes every registration on it.
+public protocol KeyValueObservable: AnyObject {
+    /// The object's registrar: declare it as `let kvoRegistrar = KVORegistrar()`.
+    var kvoRegistrar: KVORegistrar { get }
+}
+
+extension KeyValueObservable {
+    /// Announces that the value at `keyPath` is about to change; pair it with ``didChangeValue(for:)``.
+    ///
+    /// Use it for properties with custom storage (whose getter calls ``accessValue(for:)``) and for
+    /// `@Observed(automaticallyNotifies: false)` properties, as Cocoa's `willChangeValue(forKey:)`.
+    /// Observers asking for `.old` or `.prior` are served here, before the change.
+    ///
+    /// ```swift
+    /// var celsius: Double {
+    ///     get { accessValue(for: \.celsius); return storage }
+    ///     set { willChangeValue(for: \.celsius); storage = newValue; didChangeValue(for: \.celsius) }
+    /// }
+    /// ```
+    ///
+    /// The change is announced on the observable storage that `keyPath` reads on this object (its
+    /// getter is evaluated to find it), so a subclass may name the property through its own type.
+    /// With no observer on the object, this costs one atomic load. Calls nest; each must be matched
+    /// by a `didChangeValue(for:)` with the same key path on the same thread.
+    public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        kvoRegistrar.manualWillChange(of: self, keyPath: keyPath)
+    }
+
+    /// Announces that the value at `keyPath` has changed; observers are called before it returns.
+    ///
+    /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing.
+    public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        kvoRegistrar.manualDidChange(keyPath: keyPath)
+    }
+
+    /// Reports a read of the value at `keyPath`, so that observations can depend on it.
+    ///
+    /// Call it at the start of the getter of a property with custom storage; `@Observed` properties
+    /// report their reads themselves. Outside an observation's evaluation it does nothing.
+    public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        kvoRegistrar._access(keyPath, storage: nil)
+    }
+
+    /// Runs `mutation` between ``willChangeValue(for:)`` and ``didChangeValue(for:)`` for `keyPath`.
+    ///
+    /// ```swift
+    /// withChange(of: \.celsius) { storage = 21 }
+    /// ```
+    ///
+    /// - Returns: What `mutation` returns.
+    public func withChange<Value, Result>(
+        of keyPath: KeyPath<Self, Value>,
+        _ mutation: () throws -> Result
+    ) rethrows -> Result {
+        willChangeValue(for: keyPath)
+        defer { didChangeValue(for: keyPath) }
+        return try mutation()
+    }
+}
