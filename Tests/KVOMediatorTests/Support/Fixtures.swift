@@ -1,0 +1,132 @@
+import Foundation
+import KVOMediator
+
+/// FBKVOTestCircle's counterpart: a model with observable properties.
+///
+/// `@unchecked Sendable` because thread tests hand it to other threads; they never write one
+/// property from two threads at once.
+final class Circle: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var radius = 1.0
+    @Observed var borderWidth = 0
+    @Observed var name = "circle"
+    /// Not observable: a plain stored property.
+    var plainTag = 0
+    let identifier = "fixed"
+    var area: Double { .pi * radius * radius }
+
+    init(radius: Double = 1.0) {
+        self.radius = radius
+    }
+}
+
+/// A base class and a subclass, to observe inherited `@Observed` properties.
+class Shape: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var width = 1
+    @Observed var label = "shape"
+}
+
+final class Square: Shape {
+    @Observed var rotation = 0
+    var doubledWidth: Int { width * 2 }
+}
+
+/// Custom storage announced by hand, as with Cocoa's manual notification.
+final class Thermometer: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    private var storedCelsius = 20.0
+
+    var celsius: Double {
+        get {
+            accessValue(for: \.celsius)
+            return storedCelsius
+        }
+        set {
+            willChangeValue(for: \.celsius)
+            storedCelsius = newValue
+            didChangeValue(for: \.celsius)
+        }
+    }
+
+    /// Changes the storage without announcing it (to check that nothing fires).
+    func setSilently(_ value: Double) {
+        storedCelsius = value
+    }
+}
+
+/// An `@Observed` property with automatic notification turned off; changes are batched by hand.
+final class Counter: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed(automaticallyNotifies: false) var count = 0
+
+    func incrementTwice() {
+        willChangeValue(for: \.count)
+        count += 1
+        count += 1
+        didChangeValue(for: \.count)
+    }
+}
+
+/// The observer a controller belongs to, like FBKVOTestObserver.
+final class TestObserver {
+    lazy var kvoController = KVOController(observer: self)
+    let name: String
+
+    init(name: String = "observer") {
+        self.name = name
+    }
+}
+
+/// Records change records from any thread.
+final class Recorder<Value>: @unchecked Sendable {  // `records` is guarded by `lock`
+    private let lock = NSLock()
+    private var records: [KVOChange<Value>] = []
+    private var recordThreads: [Bool] = []
+
+    var changes: [KVOChange<Value>] {
+        lock.withLock { records }
+    }
+
+    var count: Int {
+        lock.withLock { records.count }
+    }
+
+    /// Whether each record was delivered on the main thread.
+    var onMainThread: [Bool] {
+        lock.withLock { recordThreads }
+    }
+
+    func append(_ change: KVOChange<Value>) {
+        lock.withLock {
+            records.append(change)
+            recordThreads.append(Thread.isMainThread)
+        }
+    }
+}
+
+/// Counts calls from any thread.
+final class CallCounter: @unchecked Sendable {  // `value` is guarded by `lock`
+    private let lock = NSLock()
+    private var value = 0
+
+    var count: Int {
+        lock.withLock { value }
+    }
+
+    func increment() {
+        lock.withLock { value += 1 }
+    }
+}
+
+/// Builds the change record the library should deliver, for exact comparisons.
+func change<Value>(
+    _ keyPath: AnyKeyPath,
+    kind: KVOChangeKind = .setting,
+    old: Value? = nil,
+    new: Value? = nil,
+    indexes: IndexSet? = nil,
+    prior: Bool = false
+) -> KVOChange<Value> {
+    KVOChange(kind: kind, oldValue: old, newValue: new, indexes: indexes, isPrior: prior, keyPath: keyPath)
+}
