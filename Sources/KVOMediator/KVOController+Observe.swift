@@ -71,7 +71,10 @@ extension KVOController {
     ) where Observer: KeyValueObserving {
         guard let object else { return }
         for keyPath in keyPaths {
-            register(object, reader: .partial(keyPath), keyPath: keyPath, options: options) { observer, object, change in
+            register(object, reader: .partial(keyPath), keyPath: keyPath, options: options) {
+                observer,
+                object,
+                change in
                 observer.observeValue(forKeyPath: change.keyPath, of: object, change: change, context: context)
             }
         }

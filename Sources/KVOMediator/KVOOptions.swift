@@ -33,7 +33,9 @@ public struct KVOOptions: OptionSet, Sendable, Hashable {
 
 extension KVOOptions: CustomStringConvertible {
     public var description: String {
-        let names: [(KVOOptions, String)] = [(.new, ".new"), (.old, ".old"), (.initial, ".initial"), (.prior, ".prior")]
+        let names: [(KVOOptions, String)] = [
+            (.new, ".new"), (.old, ".old"), (.initial, ".initial"), (.prior, ".prior"),
+        ]
         return "[" + names.filter { contains($0.0) }.map(\.1).joined(separator: ", ") + "]"
     }
 }

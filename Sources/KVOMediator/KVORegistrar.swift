@@ -189,7 +189,10 @@ extension KVORegistrar {
     }
 
     /// The slots of this object that `keyPath` reads: its own, found by evaluating it once.
-    func slots<Object: KeyValueObservable, Value>(readBy keyPath: KeyPath<Object, Value>, on object: Object) -> [AnyKeyPath] {
+    func slots<Object: KeyValueObservable, Value>(
+        readBy keyPath: KeyPath<Object, Value>,
+        on object: Object
+    ) -> [AnyKeyPath] {
         let tracker = AccessTracker(subscribing: nil)
         _ = tracker.run { object[keyPath: keyPath] }
         let mine = tracker.accesses.filter { $0.registrar === self }.map(\.slot)
@@ -211,7 +214,8 @@ extension KVORegistrar {
 
     func manualDidChange(keyPath: AnyKeyPath) {
         guard let context = ThreadContext.currentIfPresent,
-            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath })
+            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath }
+            )
         else { return }
         let change = context.pendingManualChanges.remove(at: index)
         for pending in change.pending {

@@ -58,7 +58,9 @@ import Testing
                 circle.borderWidth = 9
                 finished.signal()
             }.start()
-            outcome.append(KVOChange(newValue: finished.wait(timeout: .now() + 10) == .success, keyPath: \Circle.radius))
+            outcome.append(
+                KVOChange(newValue: finished.wait(timeout: .now() + 10) == .success, keyPath: \Circle.radius)
+            )
         }
         circle.radius = 2
         #expect(outcome.changes.map(\.newValue) == [true])

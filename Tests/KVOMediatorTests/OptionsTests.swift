@@ -41,7 +41,10 @@ import Testing
         circle.radius = 2
         circle.radius = 3
         #expect(afterObserve == (options.contains(.initial) ? 1 : 0))
-        #expect(recorder.changes == Self.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0, 3.0]))
+        #expect(
+            recorder.changes
+                == Self.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0, 3.0])
+        )
     }
 
     @Test(arguments: allCombinations)
@@ -54,7 +57,12 @@ import Testing
         }
         circle.radius = 2
         circle.radius = 3
-        let expected = Self.expectedRecords(\Circle.area, options: options, initial: Double.pi, values: [4 * Double.pi, 9 * Double.pi])
+        let expected = Self.expectedRecords(
+            \Circle.area,
+            options: options,
+            initial: Double.pi,
+            values: [4 * Double.pi, 9 * Double.pi]
+        )
         #expect(recorder.changes == expected)
     }
 
@@ -68,7 +76,12 @@ import Testing
         }
         thermometer.celsius = 25
         thermometer.celsius = 30
-        let expected = Self.expectedRecords(\Thermometer.celsius, options: options, initial: 20.0, values: [25.0, 30.0])
+        let expected = Self.expectedRecords(
+            \Thermometer.celsius,
+            options: options,
+            initial: 20.0,
+            values: [25.0, 30.0]
+        )
         #expect(recorder.changes == expected)
     }
 
@@ -77,7 +90,9 @@ import Testing
         let observer = TestObserver()
         let recorder = Recorder<Double>()
         observer.kvoController.observe(circle, keyPath: \.radius, options: [.initial, .new, .old, .prior]) {
-            _, _, change in recorder.append(change)
+            _,
+            _,
+            change in recorder.append(change)
         }
         circle.radius = 5
         #expect(
