@@ -1,0 +1,148 @@
+import Foundation
+import KVOMediator
+import Synchronization
+import Testing
+
+@testable import KVOMediator
+
+/// Controllers created, used and released on some threads while others mutate the observed objects.
+@Suite struct ControllerThreadingTests {
+    @Test func controllersComeAndGoWhileOtherThreadsMutate() {
+        let circles = (0..<4).map { _ in Circle() }
+        let stop = Atomic<Bool>(false)
+        let delivered = Atomic<Int>(0)
+        let lives = LifeLog()
+        // Each circle has one writer: a property is never written by two threads at once.
+        let writers = [Array(circles[0..<2]), Array(circles[2..<4])].map { owned in
+            TestThread {
+                var value = 0.0
+                while !stop.load(ordering: .relaxed) {
+                    value += 1
+                    for circle in owned {
+                        circle.radius = value
+                        circle.name = "n\(Int(value) % 7)"
+                    }
+                }
+            }
+        }
+        let cycles = 1_000
+        let workers = (0..<2).map { worker in
+            TestThread {
+                for cycle in 0..<cycles {
+                    weak var weakObserver: TestObserver?
+                    weak var weakController: KVOController<TestObserver>?
+                    do {
+                        let observer = TestObserver(name: "w\(worker)")
+                        weakObserver = observer
+                        weakController = observer.kvoController
+                        for circle in circles {
+                            observer.kvoController.observe(circle, keyPath: \.radius, options: [.new, .old]) { _, _, _ in
+                                delivered.wrappingAdd(1, ordering: .relaxed)
+                            }
+                            observer.kvoController.observe(circle, keyPath: \.area, options: [.prior, .new]) { _, _, _ in
+                                delivered.wrappingAdd(1, ordering: .relaxed)
+                            }
+                        }
+                        if cycle % 3 == 0 { observer.kvoController.unobserve(circles[cycle % 4]) }
+                        if cycle % 5 == 0 { observer.kvoController.unobserveAll() }
+                    }
+                    // A callback in flight on a writer may hold the observer a moment longer: check at the end.
+                    lives.append(weakObserver)
+                    lives.append(weakController)
+                }
+            }
+        }
+        let finished = workers.allSatisfy { $0.join() }
+        stop.store(true, ordering: .relaxed)
+        writers.forEach { $0.join() }
+
+        #expect(finished)
+        #expect(lives.count == 2 * 2 * cycles)
+        #expect(lives.allReleased)
+        #expect(delivered.load(ordering: .relaxed) > 0)
+        #expect(circles.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+    }
+
+    @Test func noCallbackStartsAfterUnobserveReturns() {
+        let circle = Circle()
+        let stop = Atomic<Bool>(false)
+        let violations = Atomic<Int>(0)
+        let writer = TestThread {
+            var value = 0
+            while !stop.load(ordering: .relaxed) {
+                value += 1
+                circle.borderWidth = value
+            }
+        }
+        let observer = TestObserver()
+        for _ in 0..<2_000 {
+            let unobserved = Atomic<Bool>(false)
+            observer.kvoController.observe(circle, keyPath: \.borderWidth) { _, _, _ in
+                if unobserved.load(ordering: .acquiring) { violations.wrappingAdd(1, ordering: .relaxed) }
+            }
+            observer.kvoController.unobserve(circle, keyPath: \.borderWidth)
+            unobserved.store(true, ordering: .releasing)
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.join()
+        #expect(violations.load(ordering: .relaxed) == 0)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+    }
+
+    @Test func observerReleasedOnAnotherThreadIsNeverCalledWhileDeinitialising() {
+        let circle = Circle()
+        let stop = Atomic<Bool>(false)
+        let callsAfterDeinit = Atomic<Int>(0)
+        let writer = TestThread {
+            var value = 0.0
+            while !stop.load(ordering: .relaxed) {
+                value += 1
+                circle.radius = value
+            }
+        }
+        for _ in 0..<2_000 {
+            let observer = DeinitFlagObserver()
+            observer.kvoController.observe(circle, keyPath: \.radius) { observer, _, _ in
+                if observer.deinitialising.load(ordering: .acquiring) {
+                    callsAfterDeinit.wrappingAdd(1, ordering: .relaxed)
+                }
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.join()
+        #expect(callsAfterDeinit.load(ordering: .relaxed) == 0)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+    }
+}
+
+/// Raises a flag when its deinit starts.
+final class DeinitFlagObserver {
+    lazy var kvoController = KVOController(observer: self)
+    let deinitialising = Atomic<Bool>(false)
+
+    deinit {
+        deinitialising.store(true, ordering: .releasing)
+    }
+}
+
+/// Weak references to check once the threads have stopped.
+final class LifeLog: @unchecked Sendable {  // `references` is guarded by `lock`
+    private struct WeakReference {
+        weak var object: AnyObject?
+    }
+
+    private let lock = NSLock()
+    private var references: [WeakReference] = []
+
+    var count: Int {
+        lock.withLock { references.count }
+    }
+
+    var allReleased: Bool {
+        lock.withLock { references.allSatisfy { $0.object == nil } }
+    }
+
+    func append(_ object: AnyObject?) {
+        lock.withLock { references.append(WeakReference(object: object)) }
+    }
+}
