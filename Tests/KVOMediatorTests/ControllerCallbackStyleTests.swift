@@ -17,7 +17,10 @@ import Testing
             #expect(object === circle)
         }
         circle.radius = 2
-        #expect(recorder.changes == OptionsTests.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0]))
+        #expect(
+            recorder.changes
+                == OptionsTests.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0])
+        )
         #expect(names.changes.allSatisfy { $0.newValue == "block" })
     }
 
@@ -25,9 +28,17 @@ import Testing
     func actionIsCalledWithExactRecords(options: KVOOptions) {
         let circle = Circle(radius: 1)
         let observer = ActionObserver()
-        observer.kvoController.observe(circle, keyPath: \.radius, options: options, action: ActionObserver.radiusDidChange)
+        observer.kvoController.observe(
+            circle,
+            keyPath: \.radius,
+            options: options,
+            action: ActionObserver.radiusDidChange
+        )
         circle.radius = 2
-        #expect(observer.radii.changes == OptionsTests.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0]))
+        #expect(
+            observer.radii.changes
+                == OptionsTests.expectedRecords(\Circle.radius, options: options, initial: 1.0, values: [2.0])
+        )
     }
 
     @Test(arguments: optionSets)
@@ -78,7 +89,12 @@ import Testing
         let circle = Circle()
         let observer = ActionObserver()
         observer.kvoController.observe(circle, keyPath: \.radius, action: ActionObserver.radiusDidChange)
-        observer.kvoController.observe(circle, keyPath: \.name, options: [.old, .new], action: ActionObserver.nameDidChange)
+        observer.kvoController.observe(
+            circle,
+            keyPath: \.name,
+            options: [.old, .new],
+            action: ActionObserver.nameDidChange
+        )
         circle.name = "disc"
         circle.radius = 9
         #expect(observer.names.changes == [change(\Circle.name, old: "circle", new: "disc")])

@@ -127,7 +127,10 @@ import Testing
         let circle = Circle()
         let observer = TestObserver()
         let recorder = Recorder<Double>()
-        observer.kvoController.observe(circle, keyPath: \.radius, options: [.initial, .new]) { observer, circle, change in
+        observer.kvoController.observe(circle, keyPath: \.radius, options: [.initial, .new]) {
+            observer,
+            circle,
+            change in
             recorder.append(change)
             observer.kvoController.unobserve(circle, keyPath: \.radius)
         }

@@ -36,10 +36,16 @@ import Testing
                         weakObserver = observer
                         weakController = observer.kvoController
                         for circle in circles {
-                            observer.kvoController.observe(circle, keyPath: \.radius, options: [.new, .old]) { _, _, _ in
+                            observer.kvoController.observe(circle, keyPath: \.radius, options: [.new, .old]) {
+                                _,
+                                _,
+                                _ in
                                 delivered.wrappingAdd(1, ordering: .relaxed)
                             }
-                            observer.kvoController.observe(circle, keyPath: \.area, options: [.prior, .new]) { _, _, _ in
+                            observer.kvoController.observe(circle, keyPath: \.area, options: [.prior, .new]) {
+                                _,
+                                _,
+                                _ in
                                 delivered.wrappingAdd(1, ordering: .relaxed)
                             }
                         }
@@ -54,7 +60,7 @@ import Testing
         }
         let finished = workers.allSatisfy { $0.join() }
         stop.store(true, ordering: .relaxed)
-        writers.forEach { $0.join() }
+        for writer in writers { writer.join() }
 
         #expect(finished)
         #expect(lives.count == 2 * 2 * cycles)
