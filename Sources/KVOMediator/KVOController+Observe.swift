@@ -105,12 +105,63 @@ extension KVOController {
         }
     }
 
+    /// Observes a string key path of `@Observed` property names, such as `"address.city"`.
+    ///
+    /// ```swift
+    /// try kvoController.observe(person, keyPath: "address.city", options: [.new]) { view, person, change in
+    ///     view.cityLabel = change.newValue as? String
+    /// }
+    /// ```
+    ///
+    /// The string is checked first (``KeyValueObservable/validateKeyPath(_:)``), then observed as the key
+    /// path `\Object.[kvoKeyPath: path]`, which is what `change.keyPath` holds. It reaches the same
+    /// registration as the typed form: observing `\.address.city` after `"address.city"` (or the other
+    /// way round) is ignored, and either form unobserves it.
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPath: Dotted `@Observed` property names.
+    ///   - options: What each record carries; values are boxed as `Any` (nil when a component is nil).
+    ///   - block: Called for each change.
+    /// - Throws: ``KVOError`` for a malformed path or an unknown name; its message lists the valid names.
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object?,
+        keyPath: String,
+        options: KVOOptions = [.new],
+        block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
+    ) throws {
+        guard let object else { return }
+        try object.validateKeyPath(keyPath)
+        let typedKeyPath: KeyPath<Object, Any?> = \Object.[kvoKeyPath: keyPath]
+        var failure: KVOError?
+        register(
+            object,
+            reader: .partial(typedKeyPath),
+            keyPath: typedKeyPath,
+            stringKeyPath: keyPath,
+            options: options,
+            onError: { failure = $0 },
+            handler: block
+        )
+        if let failure { throw failure }
+    }
+
+    /// Stops observing a string key path of `object`, or the typed key path it names.
+    ///
+    /// Unobserving a nil object, or a key path that is not observed, does nothing.
+    public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
+        guard let object else { return }
+        remove(from: object) { info in info.stringKeyPath == keyPath || info.namePath == keyPath }
+    }
+
     /// Registers one key path unless this controller already observes it on `object`.
     func register<Object: KeyValueObservable, Value>(
         _ object: Object,
         reader: TypedKVOInfo<Object, Value>.Reader,
         keyPath: AnyKeyPath,
+        stringKeyPath: String? = nil,
         options: KVOOptions,
+        onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
         let id = ObjectIdentifier(object)
@@ -122,15 +173,24 @@ extension KVOController {
 
         let registration: (info: TypedKVOInfo<Object, Value>, value: Value)
         do {
-            registration = try KVODispatcher.shared.register(object, reader: reader, options: options, owner: self) {
-                [weak observer] object, change in
+            registration = try KVODispatcher.shared.register(
+                object,
+                reader: reader,
+                options: options,
+                owner: self,
+                stringKeyPath: stringKeyPath
+            ) { [weak observer] object, change in
                 guard let observer else { return }
                 handler(observer, object, change)
             }
         } catch {
-            errorHandler(error)
+            (onError ?? errorHandler)(error)
             return
         }
+        // The string and typed forms of one chain are one registration: find its names only when both occur.
+        let namePath = lock.withLock {
+            entries[id]?.infos.contains { ($0.stringKeyPath == nil) != (stringKeyPath == nil) } ?? false
+        } ? registration.info.namePath : nil
 
         var stale: [KVOInfo] = []
         let lost: Bool = lock.withLock {
@@ -141,6 +201,7 @@ extension KVOController {
                 entry = ObservedEntry(object: object, objectDescription: describe(object), infos: [])
             }
             if entry.infos.contains(where: { $0.keyPath == keyPath }) { return true }
+            if let namePath, entry.infos.contains(where: { $0.namePath == namePath }) { return true }
             entry.infos.append(registration.info)
             if retainsObserved { entry.retained = object }
             entries[id] = entry

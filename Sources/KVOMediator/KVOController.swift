@@ -64,16 +64,28 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        let id = ObjectIdentifier(object)
-        let removed: KVOInfo? = lock.withLock {
-            guard var entry = entries[id], entry.object === object,
-                let index = entry.infos.firstIndex(where: { $0.keyPath == keyPath })
-            else { return nil }
-            let info = entry.infos.remove(at: index)
-            entries[id] = entry.infos.isEmpty ? nil : entry
-            return info
+        if remove(from: object, where: { $0.keyPath == keyPath }) { return }
+        // Not observed in this form: it may have been observed as a string key path.
+        let hasStringForm = lock.withLock {
+            entries[ObjectIdentifier(object)]?.infos.contains { $0.stringKeyPath != nil } ?? false
         }
-        if let removed { KVODispatcher.shared.unregister([removed]) }
+        guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
+        remove(from: object) { $0.stringKeyPath == namePath }
+    }
+
+    /// Removes and cancels the registrations on `object` that match; true if there were any.
+    @discardableResult
+    func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
+        let id = ObjectIdentifier(object)
+        let removed: [KVOInfo] = lock.withLock {
+            guard var entry = entries[id], entry.object === object else { return [] }
+            let removed = entry.infos.filter(matches)
+            entry.infos.removeAll(where: matches)
+            entries[id] = entry.infos.isEmpty ? nil : entry
+            return removed
+        }
+        KVODispatcher.shared.unregister(removed)
+        return !removed.isEmpty
     }
 
     /// Stops observing every key path of `object`.

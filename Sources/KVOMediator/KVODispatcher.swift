@@ -19,6 +19,7 @@ final class KVODispatcher: Sendable {
         reader: TypedKVOInfo<Object, Value>.Reader,
         options: KVOOptions,
         owner: (any KVOInfoOwner)?,
+        stringKeyPath: String? = nil,
         onObjectDeinit: (() -> Void)? = nil,
         handler: @escaping TypedKVOInfo<Object, Value>.Handler
     ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value) {
@@ -30,6 +31,7 @@ final class KVODispatcher: Sendable {
             handler: handler
         )
         info.owner = owner
+        info.stringKeyPath = stringKeyPath
         let value = try info.start(on: object)
         return (info, value)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// The per-object table of observations: every ``KeyValueObservable`` object owns one.
@@ -21,6 +22,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     let observerFlag = Atomic<Bool>(false)
     private let lock = Lock()
     private var slots: [SlotEntry] = []
+    /// How many entries are known only by name (string key paths not yet bound to a key path).
+    private var pendingNames = 0
 
     /// Creates an empty registrar.
     public init() {}
@@ -48,35 +51,83 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
 
 /// The registrations that depend on one slot.
 struct SlotEntry {
-    let slot: AnyKeyPath
-    let storage: AnyKeyPath?
+    /// The slot's key path; nil while the entry is known only by the name a string key path gave.
+    var slot: AnyKeyPath?
+    /// The wrapper's storage key path, which names the slot.
+    var storage: AnyKeyPath?
+    /// The name a string key path subscribed with, before any access or set bound it to a key path.
+    var pendingName: String?
     var infos: [KVOInfo]
+
+    /// The property name of this slot: the pending name, or the one its storage key path prints.
+    var name: String? {
+        pendingName ?? storage.flatMap(propertyName(fromStorage:))
+    }
 }
 
 // MARK: - The table
 
 extension KVORegistrar {
-    func add(_ info: KVOInfo, for access: Access) {
-        lock.withLock {
-            if let index = slots.firstIndex(where: { $0.slot === access.slot || $0.slot == access.slot }) {
-                if !slots[index].infos.contains(where: { $0 === info }) {
-                    slots[index].infos.append(info)
-                }
-            } else {
-                slots.append(SlotEntry(slot: access.slot, storage: access.storage, infos: [info]))
-                observerFlag.store(true, ordering: .releasing)
-            }
+    /// The index of the entry for `slot`; with `storage`, a pending entry of the same name is bound first.
+    /// Must be called with `lock` held.
+    private func entryIndex(for slot: SlotKey, storage: AnyKeyPath?) -> Int? {
+        switch slot {
+        case .keyPath(let keyPath):
+            if pendingNames > 0, let storage { bindPendingName(to: keyPath, storage: storage) }
+            if let index = slots.firstIndex(where: { $0.slot === keyPath }) { return index }
+            return slots.firstIndex(where: { $0.slot == keyPath })
+        case .name(let name):
+            return slots.firstIndex(where: { $0.name == name })
         }
     }
 
-    func remove(_ info: KVOInfo, for slot: AnyKeyPath) {
+    /// Binds a pending named entry to the key path whose storage has that name, merging entries.
+    /// Must be called with `lock` held.
+    private func bindPendingName(to keyPath: AnyKeyPath, storage: AnyKeyPath) {
+        guard let name = propertyName(fromStorage: storage),
+            let pending = slots.firstIndex(where: { $0.slot == nil && $0.pendingName == name })
+        else { return }
+        pendingNames -= 1
+        if let existing = slots.firstIndex(where: { $0.slot == keyPath }) {
+            for info in slots[pending].infos where !slots[existing].infos.contains(where: { $0 === info }) {
+                slots[existing].infos.append(info)
+            }
+            slots.remove(at: pending)
+        } else {
+            slots[pending].slot = keyPath
+            slots[pending].storage = storage
+            slots[pending].pendingName = nil
+        }
+    }
+
+    func add(_ info: KVOInfo, for access: Access) {
         lock.withLock {
-            guard let index = slots.firstIndex(where: { $0.slot === slot || $0.slot == slot }) else { return }
+            if let index = entryIndex(for: access.slot, storage: access.storage) {
+                if !slots[index].infos.contains(where: { $0 === info }) {
+                    slots[index].infos.append(info)
+                }
+                return
+            }
+            switch access.slot {
+            case .keyPath(let keyPath):
+                slots.append(SlotEntry(slot: keyPath, storage: access.storage, pendingName: nil, infos: [info]))
+            case .name(let name):
+                slots.append(SlotEntry(slot: nil, storage: nil, pendingName: name, infos: [info]))
+                pendingNames += 1
+            }
+            observerFlag.store(true, ordering: .releasing)
+        }
+    }
+
+    func remove(_ info: KVOInfo, for slot: SlotKey) {
+        lock.withLock {
+            guard let index = entryIndex(for: slot, storage: nil) else { return }
             // Removal is usually of the newest registration (controllers tear down in order), so search from the end.
             if let position = slots[index].infos.lastIndex(where: { $0 === info }) {
                 slots[index].infos.remove(at: position)
             }
             if slots[index].infos.isEmpty {
+                if slots[index].slot == nil { pendingNames -= 1 }
                 slots.remove(at: index)
                 if slots.isEmpty {
                     observerFlag.store(false, ordering: .releasing)
@@ -85,22 +136,21 @@ extension KVORegistrar {
         }
     }
 
-    func infos(for slot: AnyKeyPath) -> [KVOInfo] {
+    func infos(for slot: AnyKeyPath, storage: AnyKeyPath?) -> [KVOInfo] {
         lock.withLock {
-            for entry in slots where entry.slot === slot {
-                return entry.infos
-            }
-            for entry in slots where entry.slot == slot {
-                return entry.infos
-            }
-            return []
+            guard let index = entryIndex(for: .keyPath(slot), storage: storage) else { return [] }
+            return slots[index].infos
         }
     }
 
     /// The property name of a slot, when the wrapper's storage key path gave one (`\Person._name` → `name`).
-    func name(of slot: AnyKeyPath) -> String? {
-        let storage = lock.withLock { slots.first(where: { $0.slot == slot })?.storage }
-        return storage.flatMap(propertyName(fromStorage:))
+    func name(of slot: SlotKey) -> String? {
+        lock.withLock {
+            switch slot {
+            case .name(let name): return name
+            case .keyPath(let keyPath): return slots.first(where: { $0.slot == keyPath })?.name
+            }
+        }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
@@ -147,17 +197,27 @@ extension KVORegistrar {
     @usableFromInline
     func _access(_ slot: AnyKeyPath, storage: AnyKeyPath?) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        tracker.record(self, slot: slot, storage: storage)
+        tracker.record(self, slot: .keyPath(slot), storage: storage)
+    }
+
+    /// Reports a read of the `@Observed` property called `name` (string key paths read by name).
+    func accessNamed(_ name: String) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        tracker.record(self, slot: .name(name), storage: nil)
     }
 
     /// Before an `@Observed` set: sends prior records and captures what needs capturing.
     @usableFromInline
     func _willChange<Object: AnyObject, Value>(
         _ slot: AnyKeyPath,
+        storage: AnyKeyPath,
         of object: Object,
         oldValue: Value
     ) -> _PendingChanges? {
-        let infos = infos(for: slot)
+        if let context = ThreadContext.currentIfPresent, context.suppressedRegistrar == ObjectIdentifier(self) {
+            return nil  // a collection mutation announces this write itself
+        }
+        let infos = infos(for: slot, storage: storage)
         if infos.isEmpty { return nil }
         var captured: [CapturedValue?]? = nil
         for (index, info) in infos.enumerated() {
@@ -188,24 +248,38 @@ extension KVORegistrar {
         }
     }
 
-    /// The slots of this object that `keyPath` reads: its own, found by evaluating it once.
-    func slots<Object: KeyValueObservable, Value>(
+    /// The reads of this object's slots that evaluating `keyPath` makes (its own slots, found by probing).
+    func accesses<Object: KeyValueObservable, Value>(
         readBy keyPath: KeyPath<Object, Value>,
         on object: Object
-    ) -> [AnyKeyPath] {
+    ) -> [Access] {
         let tracker = AccessTracker(subscribing: nil)
         _ = tracker.run { object[keyPath: keyPath] }
-        let mine = tracker.accesses.filter { $0.registrar === self }.map(\.slot)
-        return mine.isEmpty ? [keyPath] : mine
+        return tracker.accesses.filter { $0.registrar === self }
+    }
+
+    /// The registrations on the slots `keyPath` reads; a key path that reads none of this object's
+    /// slots is taken as a slot itself (custom storage announced before any read).
+    private func infos<Object: KeyValueObservable, Value>(
+        readBy keyPath: KeyPath<Object, Value>,
+        on object: Object
+    ) -> [KVOInfo] {
+        let accesses = accesses(readBy: keyPath, on: object)
+        if accesses.isEmpty { return infos(for: keyPath, storage: nil) }
+        var result: [KVOInfo] = []
+        for access in accesses {
+            guard case .keyPath(let slot) = access.slot else { continue }
+            for info in infos(for: slot, storage: access.storage) where !result.contains(where: { $0 === info }) {
+                result.append(info)
+            }
+        }
+        return result
     }
 
     func manualWillChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
         guard _hasObservers else { return }
-        var pending: [PendingChange] = []
-        for slot in slots(readBy: keyPath, on: object) {
-            for info in infos(for: slot) {
-                pending.append(PendingChange(info: info, captured: info.captureBeforeChange()))
-            }
+        let pending = infos(readBy: keyPath, on: object).map { info in
+            PendingChange(info: info, captured: info.captureBeforeChange())
         }
         ThreadContext.current.pendingManualChanges.append(
             ManualChange(registrar: self, keyPath: keyPath, pending: pending)
@@ -214,12 +288,58 @@ extension KVORegistrar {
 
     func manualDidChange(keyPath: AnyKeyPath) {
         guard let context = ThreadContext.currentIfPresent,
-            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath }
-            )
+            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath })
         else { return }
         let change = context.pendingManualChanges.remove(at: index)
         for pending in change.pending {
             pending.info.changeEvaluated(captured: pending.captured)
+        }
+    }
+
+    /// Applies a collection mutation to the storage behind `keyPath`, announcing it with its kind and indexes.
+    ///
+    /// Direct registrations of the collection get `kind`, `indexes` and the removed/inserted elements;
+    /// registrations that re-read their key path (chains, computed properties) get a setting.
+    func mutateCollection<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        removed: Collection?,
+        inserted: Collection?,
+        apply: (inout Collection) -> Void
+    ) {
+        guard _hasObservers else {
+            apply(&object[keyPath: keyPath])
+            return
+        }
+        let infos = infos(readBy: keyPath, on: object)
+        var captured: [CapturedValue?] = []
+        for info in infos {
+            if info.isDirect {
+                info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
+                captured.append(nil)
+            } else {
+                captured.append(info.captureBeforeChange())
+            }
+        }
+        let context = ThreadContext.current
+        let outer = context.suppressedRegistrar
+        context.suppressedRegistrar = ObjectIdentifier(self)
+        apply(&object[keyPath: keyPath])
+        context.suppressedRegistrar = outer
+        for (info, captured) in zip(infos, captured) {
+            if let captured {
+                info.changeEvaluated(captured: captured)
+            } else {
+                info.changeCollection(
+                    object: object,
+                    kind: kind,
+                    indexes: indexes,
+                    oldElements: removed,
+                    newElements: inserted
+                )
+            }
         }
     }
 }

@@ -15,6 +15,27 @@
 public protocol KeyValueObservable: AnyObject {
     /// The object's registrar: declare it as `let kvoRegistrar = KVORegistrar()`.
     var kvoRegistrar: KVORegistrar { get }
+
+    /// Key paths whose observable reads also affect `keyPath`, for what access tracking cannot see.
+    ///
+    /// Observations find their dependencies by tracking what a key path reads; declare more only when
+    /// a getter hides a read, for example behind a cache (Cocoa's `keyPathsForValuesAffectingValue(forKey:)`):
+    ///
+    /// ```swift
+    /// class func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+    ///     keyPath == \Report.summary ? [\Report.entries] : []
+    /// }
+    /// ```
+    ///
+    /// The declared key paths are read after `keyPath` each time it is evaluated. The default is none.
+    static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
+}
+
+extension KeyValueObservable {
+    /// No declared dependencies: tracking finds them.
+    public static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        []
+    }
 }
 
 extension KeyValueObservable {

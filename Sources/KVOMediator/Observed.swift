@@ -62,7 +62,12 @@ public struct Observed<Value> {
                 return
             }
             let oldValue = object[keyPath: storageKeyPath].value
-            let pending = registrar._willChange(wrappedKeyPath, of: object, oldValue: oldValue)
+            let pending = registrar._willChange(
+                wrappedKeyPath,
+                storage: storageKeyPath,
+                of: object,
+                oldValue: oldValue
+            )
             object[keyPath: storageKeyPath].value = newValue
             if let pending {
                 registrar._didChange(pending, of: object, oldValue: oldValue, newValue: newValue)

@@ -1,7 +1,15 @@
+/// Identifies an observable slot of an object: by key path, or by property name for string key paths.
+enum SlotKey: Hashable {
+    /// The `@Observed` wrapper's key path (rooted at the declaring class) or a manual key path.
+    case keyPath(AnyKeyPath)
+    /// An `@Observed` property's name, as a string key path names it; bound to its key path on first use.
+    case name(String)
+}
+
 /// One observable read: which object's registrar, which slot.
 struct Access {
     let registrar: KVORegistrar
-    let slot: AnyKeyPath
+    let slot: SlotKey
     /// The wrapper's storage key path, kept so that a slot can be named (`\Person._name` → `name`).
     let storage: AnyKeyPath?
 }
@@ -18,7 +26,7 @@ final class AccessTracker {
         self.registration = registration
     }
 
-    func record(_ registrar: KVORegistrar, slot: AnyKeyPath, storage: AnyKeyPath?) {
+    func record(_ registrar: KVORegistrar, slot: SlotKey, storage: AnyKeyPath?) {
         for access in accesses where access.registrar === registrar && access.slot == slot {
             return
         }

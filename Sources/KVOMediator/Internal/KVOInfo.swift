@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Told when a registration ends because the object it observes deinitialised.
@@ -9,7 +10,7 @@ protocol KVOInfoOwner: AnyObject {
 struct Dependency {
     weak var registrar: KVORegistrar?
     let registrarID: ObjectIdentifier
-    let slot: AnyKeyPath
+    let slot: SlotKey
 }
 
 /// One registration: a key path of one object, its options, its callback and the slots it depends on.
@@ -28,6 +29,8 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     let objectID: ObjectIdentifier
     let rootRegistrarID: ObjectIdentifier
     weak var owner: (any KVOInfoOwner)?
+    /// The string key path this registration was made with, if any (set before it starts).
+    var stringKeyPath: String?
 
     // Guarded by `StripedLocks.lock(for: self)`.
     private var dependencies: [Dependency] = []
@@ -167,6 +170,23 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
 
     /// After a set of a direct registration's slot: the change record from the setter's values.
     func changeDirect<Object: AnyObject, Value>(object: Object, oldValue: Value, newValue: Value) {}
+
+    /// Before a collection mutation of a direct registration's slot: the prior record, if asked for.
+    func priorCollection<Object: AnyObject, Elements>(
+        object: Object,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        oldElements: Elements?
+    ) {}
+
+    /// After a collection mutation of a direct registration's slot: the record with kind and indexes.
+    func changeCollection<Object: AnyObject, Elements>(
+        object: Object,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        oldElements: Elements?,
+        newElements: Elements?
+    ) {}
 
     /// Before any other change: sends the prior record and returns the old value, if asked for.
     func captureBeforeChange() -> CapturedValue { .none }

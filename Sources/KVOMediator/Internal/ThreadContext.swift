@@ -15,6 +15,8 @@ final class ThreadContext {
     var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.
     var pendingManualChanges: [ManualChange] = []
+    /// The registrar whose sets are being announced by a collection mutation, not by the setter.
+    var suppressedRegistrar: ObjectIdentifier?
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A registration of a typed key path (or a partial one, read as `Any`) with its callback.
 final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked Sendable {
     /// How the observed value is read from the object.
@@ -43,6 +45,15 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
     }
 
+    /// Reads the value, then the declared affecting key paths, so that a tracker sees what both read.
+    private func evaluate(_ object: Object) -> Value {
+        let value = read(object)
+        for affecting in type(of: object).keyPathsAffectingValue(for: observedKeyPath) {
+            _ = object[keyPath: affecting]
+        }
+        return value
+    }
+
     /// Reads the key path while tracking, subscribing to every observable slot it reads.
     ///
     /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
@@ -50,14 +61,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     func start(on object: Object) throws(KVOError) -> Value {
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
-        let value = tracker.run { read(object) }
+        let value = tracker.run { evaluate(object) }
         let accesses = tracker.accesses
         guard !accesses.isEmpty else {
             cancel()
             throw KVOError.nothingObservable(keyPath: observedKeyPath, type: Object.self)
         }
         prune(keeping: accesses, ticket: ticket)
-        if accesses.count == 1, accesses[0].registrar === object.kvoRegistrar, accesses[0].slot == observedKeyPath {
+        if accesses.count == 1, accesses[0].registrar === object.kvoRegistrar,
+            accesses[0].slot == .keyPath(observedKeyPath)
+        {
             gate.bitwiseOr(Self.directBit, ordering: .relaxed)
         }
         return value
@@ -95,6 +108,42 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         deliver { handler(object, change) }
     }
 
+    override func priorCollection<Source: AnyObject, Elements>(
+        object: Source,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        oldElements: Elements?
+    ) {
+        guard options.contains(.prior) else { return }
+        let change = KVOChange<Value>(
+            kind: kind,
+            oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
+            indexes: indexes,
+            isPrior: true,
+            keyPath: observedKeyPath
+        )
+        let object = unsafeDowncast(object, to: Object.self)
+        deliver { handler(object, change) }
+    }
+
+    override func changeCollection<Source: AnyObject, Elements>(
+        object: Source,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        oldElements: Elements?,
+        newElements: Elements?
+    ) {
+        let change = KVOChange<Value>(
+            kind: kind,
+            oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
+            newValue: options.contains(.new) ? newElements.map { reinterpret($0, as: Value.self) } : nil,
+            indexes: indexes,
+            keyPath: observedKeyPath
+        )
+        let object = unsafeDowncast(object, to: Object.self)
+        deliver { handler(object, change) }
+    }
+
     override func captureBeforeChange() -> CapturedValue {
         guard !options.isDisjoint(with: [.old, .prior]), !isCancelled, let object else { return .none }
         let oldValue = untracked { read(object) }
@@ -113,7 +162,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard !isCancelled, let object else { return }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
-        let newValue = tracker.run { read(object) }
+        let newValue = tracker.run { evaluate(object) }
         prune(keeping: tracker.accesses, ticket: ticket)
         var oldValue: Value? = nil
         if case .value(let value) = captured { oldValue = (value as! Value) }

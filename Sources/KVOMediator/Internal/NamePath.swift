@@ -1,0 +1,49 @@
+/// The dotted property names a typed key path follows, when it is a plain chain of `@Observed`
+/// properties (`\Person.address.city` → `address.city`); nil for anything else (computed properties,
+/// subscripts, plain stored properties).
+///
+/// The printed key path gives the number of components (wrapper properties print as `<computed …>`);
+/// the names come from the slots the registration read, in order. The two must agree.
+func namePath(of keyPath: AnyKeyPath, dependencyNames: [String]) -> String? {
+    let printed = String(describing: keyPath)
+    let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
+    guard printed.hasPrefix(prefix) else { return nil }
+    var components: [String] = []
+    var current = ""
+    var depth = 0
+    for character in printed.dropFirst(prefix.count) {
+        switch character {
+        case "<": depth += 1
+        case ">": depth -= 1
+        case "." where depth == 0:
+            components.append(current)
+            current = ""
+            continue
+        default: break
+        }
+        current.append(character)
+    }
+    components.append(current)
+    guard components.count == dependencyNames.count,
+        components.allSatisfy({ $0.hasPrefix("<computed") })
+    else { return nil }
+    return dependencyNames.joined(separator: ".")
+}
+
+extension KVOInfo {
+    /// The dotted property names this registration follows (its string key path, or its typed key
+    /// path's when that is a plain chain); what lets the string and typed forms meet.
+    var namePath: String? {
+        stringKeyPath ?? KVOMediator.namePath(of: keyPath, dependencyNames: dependencyNames())
+    }
+}
+
+/// The dotted property names a typed key path follows on `object` (found by evaluating it once).
+func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
+    let tracker = AccessTracker(subscribing: nil)
+    _ = tracker.run { object[keyPath: keyPath] }
+    let names = tracker.accesses.map { access in
+        access.storage.flatMap(propertyName(fromStorage:)) ?? ""
+    }
+    return namePath(of: keyPath, dependencyNames: names)
+}

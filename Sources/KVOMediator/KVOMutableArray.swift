@@ -1,0 +1,171 @@
+import Foundation
+
+extension KeyValueObservable {
+    /// A proxy that mutates the array at `keyPath` and announces each mutation with its kind and indexes,
+    /// as Cocoa's `mutableArrayValue(forKey:)`.
+    ///
+    /// ```swift
+    /// let downloads = manager.mutableArrayValue(for: \.downloads)
+    /// downloads.append(file)            // .insertion at [count]
+    /// downloads.remove(at: 0)           // .removal at [0]
+    /// downloads[1] = other              // .replacement at [1]
+    /// ```
+    ///
+    /// Observers of the array itself get `kind` `.insertion`, `.removal` or `.replacement`, `indexes`,
+    /// and the inserted (`newValue`) and removed or replaced (`oldValue`) elements, in index order.
+    /// Observers of key paths that go through the array (its `count`, a computed property) get a
+    /// `.setting`. Assigning the whole array is a `.setting` too.
+    ///
+    /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
+    /// - Returns: The proxy; it holds the object strongly.
+    public func mutableArrayValue<Element>(
+        for keyPath: ReferenceWritableKeyPath<Self, [Element]>
+    ) -> KVOMutableArray<Self, Element> {
+        KVOMutableArray(object: self, keyPath: keyPath)
+    }
+}
+
+/// Mutates an observed array and announces each mutation with Cocoa's kinds and indexes.
+///
+/// Get one from ``KeyValueObservable/mutableArrayValue(for:)``. Indexes out of range are a
+/// programming error and trap, as they do on `Array`.
+public struct KVOMutableArray<Object: KeyValueObservable, Element> {
+    let object: Object
+    let keyPath: ReferenceWritableKeyPath<Object, [Element]>
+
+    /// The current elements.
+    public var elements: [Element] { object[keyPath: keyPath] }
+
+    /// The number of elements.
+    public var count: Int { elements.count }
+
+    /// The element at `index`; setting it is a `.replacement` at `[index]`.
+    public subscript(index: Int) -> Element {
+        get { elements[index] }
+        nonmutating set { replace(at: IndexSet(integer: index), with: [newValue]) }
+    }
+
+    /// Appends an element: an `.insertion` at `[count]`.
+    public func append(_ element: Element) {
+        insert([element], at: IndexSet(integer: count))
+    }
+
+    /// Appends elements: one `.insertion` at `[count..<count + n]`.
+    public func append(contentsOf newElements: some Sequence<Element>) {
+        let newElements = Array(newElements)
+        insert(newElements, at: IndexSet(integersIn: count..<count + newElements.count))
+    }
+
+    /// Inserts an element at `index`: an `.insertion` at `[index]`.
+    public func insert(_ element: Element, at index: Int) {
+        insert([element], at: IndexSet(integer: index))
+    }
+
+    /// Inserts elements at `index`: one `.insertion` at `[index..<index + n]`.
+    public func insert(contentsOf newElements: [Element], at index: Int) {
+        insert(newElements, at: IndexSet(integersIn: index..<index + newElements.count))
+    }
+
+    /// Inserts `newElements` so that they end up at `indexes` (Cocoa's `insertObjects:atIndexes:`).
+    ///
+    /// - Precondition: `newElements.count == indexes.count`, and each index is at most the count so far.
+    public func insert(_ newElements: [Element], at indexes: IndexSet) {
+        precondition(
+            newElements.count == indexes.count,
+            "KVOMutableArray.insert: \(newElements.count) elements for \(indexes.count) indexes"
+        )
+        guard !indexes.isEmpty else { return }
+        precondition(
+            indexes.last! < count + newElements.count,
+            "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
+        )
+        mutate(.insertion, at: indexes, removed: nil, inserted: newElements) { array in
+            for (element, index) in zip(newElements, indexes) {
+                array.insert(element, at: index)
+            }
+        }
+    }
+
+    /// Removes and returns the element at `index`: a `.removal` at `[index]`.
+    @discardableResult
+    public func remove(at index: Int) -> Element {
+        let removed = elements[index]
+        remove(at: IndexSet(integer: index))
+        return removed
+    }
+
+    /// Removes the elements at `indexes`: one `.removal` at those indexes.
+    public func remove(at indexes: IndexSet) {
+        guard !indexes.isEmpty else { return }
+        let current = elements
+        precondition(indexes.last! < current.count, "KVOMutableArray.remove: index \(indexes.last!) is out of range")
+        let removed = indexes.map { current[$0] }
+        mutate(.removal, at: indexes, removed: removed, inserted: nil) { array in
+            for index in indexes.reversed() {
+                array.remove(at: index)
+            }
+        }
+    }
+
+    /// Removes the first element: a `.removal` at `[0]`.
+    @discardableResult
+    public func removeFirst() -> Element {
+        remove(at: 0)
+    }
+
+    /// Removes the last element: a `.removal` at `[count - 1]`.
+    @discardableResult
+    public func removeLast() -> Element {
+        remove(at: count - 1)
+    }
+
+    /// Removes every element: one `.removal` at `[0..<count]` (nothing is announced if already empty).
+    public func removeAll() {
+        remove(at: IndexSet(integersIn: 0..<count))
+    }
+
+    /// Replaces the element at `index`: a `.replacement` at `[index]`.
+    public func replace(at index: Int, with element: Element) {
+        replace(at: IndexSet(integer: index), with: [element])
+    }
+
+    /// Replaces the elements at `indexes` with `newElements`, in index order: one `.replacement`.
+    ///
+    /// - Precondition: `newElements.count == indexes.count`, and every index is in range.
+    public func replace(at indexes: IndexSet, with newElements: [Element]) {
+        precondition(
+            newElements.count == indexes.count,
+            "KVOMutableArray.replace: \(newElements.count) elements for \(indexes.count) indexes"
+        )
+        guard !indexes.isEmpty else { return }
+        let current = elements
+        precondition(indexes.last! < current.count, "KVOMutableArray.replace: index \(indexes.last!) is out of range")
+        let replaced = indexes.map { current[$0] }
+        mutate(.replacement, at: indexes, removed: replaced, inserted: newElements) { array in
+            for (element, index) in zip(newElements, indexes) {
+                array[index] = element
+            }
+        }
+    }
+
+    private func mutate(
+        _ kind: KVOChangeKind,
+        at indexes: IndexSet,
+        removed: [Element]?,
+        inserted: [Element]?,
+        apply: (inout [Element]) -> Void
+    ) {
+        object.kvoRegistrar.mutateCollection(
+            of: object,
+            keyPath: keyPath,
+            kind: kind,
+            indexes: indexes,
+            removed: removed,
+            inserted: inserted,
+            apply: apply
+        )
+    }
+}
+
+@available(*, unavailable, message: "A KVOMutableArray mutates its object on the calling thread")
+extension KVOMutableArray: Sendable {}

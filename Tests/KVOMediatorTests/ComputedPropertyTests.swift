@@ -1,0 +1,99 @@
+import KVOMediator
+import Testing
+
+@testable import KVOMediator
+
+/// Computed properties are observable with no declaration; dependencies are re-tracked on each change.
+@Suite struct ComputedPropertyTests {
+    @Test func computedPropertyFiresWhenEitherDependencyChanges() {
+        let task = DownloadTask()
+        let observer = TestObserver()
+        let recorder = Recorder<Double>()
+        observer.kvoController.observe(task, keyPath: \.progress, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        task.receivedBytes = 50
+        task.totalBytes = 200
+        #expect(
+            recorder.changes == [
+                change(\DownloadTask.progress, old: 0.0, new: 0.5), change(\DownloadTask.progress, old: 0.5, new: 0.25),
+            ]
+        )
+    }
+
+    @Test func conditionalDependenciesAreRetrackedOnEveryChange() {
+        let person = Person(name: "Ada")
+        person.nickname = "Countess"
+        let observer = TestObserver()
+        let recorder = Recorder<String>()
+        observer.kvoController.observe(person, keyPath: \.displayName, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        person.nickname = "Lady"  // not read while usesNickname is false: no notification
+        person.usesNickname = true
+        person.name = "Augusta"  // no longer read: no notification
+        person.nickname = "Lovelace"
+        person.usesNickname = false
+        person.nickname = "ignored"
+        #expect(recorder.changes.map(\.newValue) == ["Lady", "Lovelace", "Augusta"])
+    }
+
+    @Test func computedPropertyMayReadOtherObjects() {
+        let person = Person(name: "Ada", city: "London")
+        let observer = TestObserver()
+        let recorder = Recorder<String>()
+        final class Card: KeyValueObservable {
+            let kvoRegistrar = KVORegistrar()
+            let person: Person
+            var line: String { "\(person.name), \(person.address.city)" }
+            init(person: Person) { self.person = person }
+        }
+        let card = Card(person: person)
+        observer.kvoController.observe(card, keyPath: \.line, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        person.address.city = "Paris"
+        person.name = "Grace"
+        #expect(recorder.changes.map(\.newValue) == ["Ada, Paris", "Grace, Paris"])
+    }
+
+    @Test func declaredAffectingKeyPathsCoverWhatTrackingCannotSee() {
+        let warm = CachedReport()
+        _ = warm.summary  // warm the cache: reading summary now reads nothing observable
+        let observer = TestObserver()
+        let errors = ErrorLog()
+        observer.kvoController.errorHandler = { errors.append($0) }
+        observer.kvoController.observe(warm, keyPath: \.summary) { _, _, _ in }
+        #expect(errors.errors.map(\.reason) == [.nothingObservable])
+
+        let declared = DeclaredReport()
+        _ = declared.summary
+        let recorder = Recorder<String>()
+        observer.kvoController.observe(declared, keyPath: \.summary, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        declared.add(1)
+        declared.add(2)
+        #expect(recorder.changes.map(\.newValue) == ["1 entries", "2 entries"])
+    }
+
+    @Test func keyPathReadingOnlyPlainPropertiesIsAnErrorNamingTypeAndKeyPath() {
+        let person = Person()
+        let observer = TestObserver()
+        let errors = ErrorLog()
+        observer.kvoController.errorHandler = { errors.append($0) }
+        observer.kvoController.observe(person, keyPath: \.plainNote) { _, _, _ in }
+        let error = errors.errors.first
+        #expect(error?.reason == .nothingObservable)
+        #expect(error?.typeName == "Person")
+        #expect(error?.keyPath == "\\Person.plainNote")
+        #expect(
+            error?.message
+                == "KVOMediator: the key path \\Person.plainNote of Person reads no observable property, so no "
+                + "change to it could ever be announced. Mark the stored properties it reads with @Observed (in a "
+                + "KeyValueObservable class), or report reads of custom storage with accessValue(for:) and announce "
+                + "changes with willChangeValue(for:)/didChangeValue(for:)."
+        )
+        #expect(person.kvoRegistrar.registrationCount == 0)
+    }
+}
