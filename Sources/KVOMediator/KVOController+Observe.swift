@@ -188,9 +188,10 @@ extension KVOController {
             return
         }
         // The string and typed forms of one chain are one registration: find its names only when both occur.
-        let namePath = lock.withLock {
-            entries[id]?.infos.contains { ($0.stringKeyPath == nil) != (stringKeyPath == nil) } ?? false
-        } ? registration.info.namePath : nil
+        let namePath =
+            lock.withLock {
+                entries[id]?.infos.contains { ($0.stringKeyPath == nil) != (stringKeyPath == nil) } ?? false
+            } ? registration.info.namePath : nil
 
         var stale: [KVOInfo] = []
         let lost: Bool = lock.withLock {

@@ -288,7 +288,8 @@ extension KVORegistrar {
 
     func manualDidChange(keyPath: AnyKeyPath) {
         guard let context = ThreadContext.currentIfPresent,
-            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath })
+            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath }
+            )
         else { return }
         let change = context.pendingManualChanges.remove(at: index)
         for pending in change.pending {

@@ -43,7 +43,10 @@ import Testing
         let person = Person()
         let observer = TestObserver()
         let recorder = Recorder<Int>()
-        observer.kvoController.observe(person, keyPath: \.address.street.number, options: [.old, .new]) { _, _, change in
+        observer.kvoController.observe(person, keyPath: \.address.street.number, options: [.old, .new]) {
+            _,
+            _,
+            change in
             recorder.append(change)
         }
         person.address.street.number = 2
@@ -73,7 +76,9 @@ import Testing
         let observer = TestObserver()
         let recorder = Recorder<String?>()
         observer.kvoController.observe(person, keyPath: \.secondHome?.city, options: [.initial, .old, .new]) {
-            _, _, change in recorder.append(change)
+            _,
+            _,
+            change in recorder.append(change)
         }
         person.secondHome = Address(city: "Nice")
         person.secondHome?.city = "Cannes"

@@ -42,7 +42,9 @@ import Testing
         let observer = TestObserver()
         let records = Recorder<Any>()
         try observer.kvoController.observe(person, keyPath: "secondHome.street.number", options: [.new]) {
-            _, _, change in records.append(change)
+            _,
+            _,
+            change in records.append(change)
         }
         person.secondHome = Address(city: "Nice")
         person.secondHome?.street.number = 12

@@ -1,0 +1,206 @@
+import Foundation
+import KVOMediator
+import Testing
+
+/// Array and set mutations are announced with Cocoa's kinds, indexes and elements.
+@Suite struct CollectionMutationTests {
+    /// A playlist with three songs and a recorder of its `songs` changes.
+    private func observedPlaylist(options: KVOOptions = [.old, .new]) -> (Playlist, TestObserver, Recorder<[String]>) {
+        let playlist = Playlist()
+        playlist.songs = ["a", "b", "c"]
+        let observer = TestObserver()
+        let recorder = Recorder<[String]>()
+        observer.kvoController.observe(playlist, keyPath: \.songs, options: options) { _, _, change in
+            recorder.append(change)
+        }
+        return (playlist, observer, recorder)
+    }
+
+    @Test func appendIsAnInsertionAtTheEnd() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        playlist.mutableArrayValue(for: \.songs).append("d")
+        #expect(
+            recorder.changes == [change(\Playlist.songs, kind: .insertion, new: ["d"], indexes: IndexSet(integer: 3))]
+        )
+        #expect(playlist.songs == ["a", "b", "c", "d"])
+    }
+
+    @Test func appendContentsOfIsOneInsertionOfARange() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        playlist.mutableArrayValue(for: \.songs).append(contentsOf: ["d", "e"])
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, kind: .insertion, new: ["d", "e"], indexes: IndexSet(integersIn: 3..<5))
+            ]
+        )
+    }
+
+    @Test func insertAtAnIndex() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        songs.insert("x", at: 1)
+        songs.insert(contentsOf: ["y", "z"], at: 0)
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, kind: .insertion, new: ["x"], indexes: IndexSet(integer: 1)),
+                change(\Playlist.songs, kind: .insertion, new: ["y", "z"], indexes: IndexSet(integersIn: 0..<2)),
+            ]
+        )
+        #expect(playlist.songs == ["y", "z", "a", "x", "b", "c"])
+    }
+
+    @Test func batchInsertAtScatteredIndexes() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        var indexes = IndexSet()
+        indexes.insert(0)
+        indexes.insert(2)
+        indexes.insert(5)
+        playlist.mutableArrayValue(for: \.songs).insert(["p", "q", "r"], at: indexes)
+        #expect(
+            recorder.changes == [change(\Playlist.songs, kind: .insertion, new: ["p", "q", "r"], indexes: indexes)]
+        )
+        #expect(playlist.songs == ["p", "a", "q", "b", "c", "r"])
+    }
+
+    @Test func removeAtAnIndexAndAtSeveralIndexes() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        playlist.songs = ["a", "b", "c"]  // a plain assignment is a setting
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        #expect(songs.remove(at: 1) == "b")
+        songs.append(contentsOf: ["d", "e"])
+        var indexes = IndexSet()
+        indexes.insert(0)
+        indexes.insert(3)
+        songs.remove(at: indexes)
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, old: ["a", "b", "c"], new: ["a", "b", "c"]),
+                change(\Playlist.songs, kind: .removal, old: ["b"], indexes: IndexSet(integer: 1)),
+                change(\Playlist.songs, kind: .insertion, new: ["d", "e"], indexes: IndexSet(integersIn: 2..<4)),
+                change(\Playlist.songs, kind: .removal, old: ["a", "e"], indexes: indexes),
+            ]
+        )
+        #expect(playlist.songs == ["c", "d"])
+    }
+
+    @Test func removeFirstLastAndAll() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        #expect(songs.removeFirst() == "a")
+        #expect(songs.removeLast() == "c")
+        songs.removeAll()
+        songs.removeAll()  // already empty: nothing to announce
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, kind: .removal, old: ["a"], indexes: IndexSet(integer: 0)),
+                change(\Playlist.songs, kind: .removal, old: ["c"], indexes: IndexSet(integer: 1)),
+                change(\Playlist.songs, kind: .removal, old: ["b"], indexes: IndexSet(integer: 0)),
+            ]
+        )
+    }
+
+    @Test func replaceOneAndSeveral() {
+        let (playlist, observer, recorder) = observedPlaylist()
+        defer { withExtendedLifetime(observer) {} }
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        songs[1] = "B"
+        var indexes = IndexSet()
+        indexes.insert(0)
+        indexes.insert(2)
+        songs.replace(at: indexes, with: ["A", "C"])
+        songs.replace(at: 1, with: "β")
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, kind: .replacement, old: ["b"], new: ["B"], indexes: IndexSet(integer: 1)),
+                change(\Playlist.songs, kind: .replacement, old: ["a", "c"], new: ["A", "C"], indexes: indexes),
+                change(\Playlist.songs, kind: .replacement, old: ["B"], new: ["β"], indexes: IndexSet(integer: 1)),
+            ]
+        )
+        #expect(playlist.songs == ["A", "β", "C"])
+    }
+
+    @Test func priorRecordsCarryKindIndexesAndTheElementsAboutToGo() {
+        let (playlist, observer, recorder) = observedPlaylist(options: [.old, .new, .prior])
+        defer { withExtendedLifetime(observer) {} }
+        playlist.mutableArrayValue(for: \.songs).remove(at: 2)
+        #expect(
+            recorder.changes == [
+                change(\Playlist.songs, kind: .removal, old: ["c"], indexes: IndexSet(integer: 2), prior: true),
+                change(\Playlist.songs, kind: .removal, old: ["c"], indexes: IndexSet(integer: 2)),
+            ]
+        )
+    }
+
+    @Test func withoutOldAndNewOnlyKindAndIndexesAreSent() {
+        let (playlist, observer, recorder) = observedPlaylist(options: [])
+        defer { withExtendedLifetime(observer) {} }
+        playlist.mutableArrayValue(for: \.songs).append("d")
+        #expect(recorder.changes == [change(\Playlist.songs, kind: .insertion, indexes: IndexSet(integer: 3))])
+    }
+
+    @Test func keyPathsThroughTheArrayGetASetting() {
+        let playlist = Playlist()
+        let observer = TestObserver()
+        let counts = Recorder<Int>()
+        observer.kvoController.observe(playlist, keyPath: \.songCount, options: [.old, .new]) { _, _, change in
+            counts.append(change)
+        }
+        playlist.mutableArrayValue(for: \.songs).append("a")
+        #expect(counts.changes == [change(\Playlist.songCount, old: 0, new: 1)])
+    }
+
+    @Test func mutationWithNoObserverJustMutates() {
+        let playlist = Playlist()
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        songs.append("a")
+        songs.insert("b", at: 0)
+        songs[1] = "c"
+        #expect(playlist.songs == ["b", "c"])
+        #expect(songs.count == 2 && songs.elements == ["b", "c"])
+    }
+
+    @Test func setInsertionsAndRemovalsCarryTheElementsActuallyChanged() {
+        let playlist = Playlist()
+        playlist.tags = ["rock"]
+        let observer = TestObserver()
+        let recorder = Recorder<Set<String>>()
+        observer.kvoController.observe(playlist, keyPath: \.tags, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        let tags = playlist.mutableSetValue(for: \.tags)
+        tags.insert("jazz")
+        tags.formUnion(["jazz", "blues"])
+        tags.remove("rock")
+        tags.subtract(["blues", "pop"])
+        tags.insert("folk")
+        tags.formIntersection(["folk"])
+        tags.removeAll()
+        playlist.tags = ["new"]
+        #expect(
+            recorder.changes == [
+                change(\Playlist.tags, kind: .insertion, new: ["jazz"]),
+                change(\Playlist.tags, kind: .insertion, new: ["blues"]),
+                change(\Playlist.tags, kind: .removal, old: ["rock"]),
+                change(\Playlist.tags, kind: .removal, old: ["blues"]),
+                change(\Playlist.tags, kind: .insertion, new: ["folk"]),
+                change(\Playlist.tags, kind: .removal, old: ["jazz"]),
+                change(\Playlist.tags, kind: .removal, old: ["folk"]),
+                change(\Playlist.tags, old: [], new: ["new"]),
+            ]
+        )
+        #expect(recorder.changes.allSatisfy { $0.indexes == nil })
+    }
+
+    @Test func outOfRangeIndexTrapsWithAMessage() async {
+        await #expect(processExitsWith: .failure) {
+            let playlist = Playlist()
+            playlist.mutableArrayValue(for: \.songs).remove(at: IndexSet(integer: 4))
+        }
+    }
+}
