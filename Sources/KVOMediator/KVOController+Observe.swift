@@ -161,6 +161,7 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
+        prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
@@ -178,7 +179,8 @@ extension KVOController {
                 reader: reader,
                 options: options,
                 owner: self,
-                stringKeyPath: stringKeyPath
+                stringKeyPath: stringKeyPath,
+                prepare: prepare
             ) { [weak observer] object, change in
                 guard let observer else { return }
                 handler(observer, object, change)

@@ -12,6 +12,8 @@ final class KVODispatcher: Sendable {
 
     /// Creates and starts a registration; the caller records it, then calls `deliverInitial`.
     ///
+    /// `prepare` sees the registration before it starts (before any callback can run).
+    ///
     /// - Throws: ``KVOError`` when the key path reads nothing observable.
     /// - Returns: The registration and the value read while subscribing (for `.initial`).
     func register<Object: KeyValueObservable, Value>(
@@ -20,6 +22,7 @@ final class KVODispatcher: Sendable {
         options: KVOOptions,
         owner: (any KVOInfoOwner)?,
         stringKeyPath: String? = nil,
+        prepare: ((KVOInfo) -> Void)? = nil,
         onObjectDeinit: (() -> Void)? = nil,
         handler: @escaping TypedKVOInfo<Object, Value>.Handler
     ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value) {
@@ -32,6 +35,7 @@ final class KVODispatcher: Sendable {
         )
         info.owner = owner
         info.stringKeyPath = stringKeyPath
+        prepare?(info)
         let value = try info.start(on: object)
         return (info, value)
     }
