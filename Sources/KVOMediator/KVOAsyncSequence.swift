@@ -86,7 +86,8 @@ extension KeyValueObservable {
     ) throws(KVOError) -> KVOAsyncSequence<KVOChange<Value>> {
         let source = StreamSource<KVOChange<Value>>(policy: buffering)
         let value = try register(keyPath, options: options, source: source) { $0 }
-        let initial = options.contains(.initial)
+        let initial =
+            options.contains(.initial)
             ? KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: keyPath) : nil
         source.start(initial: initial)
         return KVOAsyncSequence(source: source)

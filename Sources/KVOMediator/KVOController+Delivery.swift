@@ -33,7 +33,9 @@ extension KVOController {
         let observer = WeakReference(self.observer)
         let hop = HopContext()
         register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
-            _, _, change in
+            _,
+            _,
+            change in
             serial.async {
                 hop.info?.deliver {
                     guard let observer = observer.object else { return }
@@ -77,7 +79,9 @@ extension KVOController {
         let observer = WeakReference(self.observer)
         let hop = HopContext()
         register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
-            _, _, change in
+            _,
+            _,
+            change in
             let run: @Sendable () -> Void = {
                 MainActor.assumeIsolated {
                     hop.info?.deliver {
@@ -86,7 +90,7 @@ extension KVOController {
                     }
                 }
             }
-            if Thread.isMainThread, hop.queued.load(ordering: .acquiring) == 0 {
+            if isOnMainActor(), hop.queued.load(ordering: .acquiring) == 0 {
                 run()
             } else {
                 hop.queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
@@ -122,4 +126,17 @@ final class HopContext: @unchecked Sendable {  // `registration` is guarded by `
     func attach(_ info: KVOInfo) {
         lock.withLock { registration = info }
     }
+}
+
+/// Marks the main dispatch queue, which runs the main actor's jobs.
+private let mainQueueKey: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+}()
+
+/// Whether the caller runs on the main actor: on the main thread, or in a job of the main queue (where
+/// a test runner may run main-actor work on another thread).
+func isOnMainActor() -> Bool {
+    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }

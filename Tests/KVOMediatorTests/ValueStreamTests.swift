@@ -54,7 +54,8 @@ import Testing
         var iterator = changes.makeAsyncIterator()
         #expect(await iterator.next() == change(\Playlist.songs, new: []))
         #expect(
-            await iterator.next() == change(\Playlist.songs, kind: .insertion, new: ["a"], indexes: IndexSet(integer: 0))
+            await iterator.next()
+                == change(\Playlist.songs, kind: .insertion, new: ["a"], indexes: IndexSet(integer: 0))
         )
         #expect(await iterator.next() == change(\Playlist.songs, old: ["a"], new: ["z"]))
     }

@@ -1,0 +1,45 @@
+import KVOMediator
+
+/// A model that lives on the main actor, like most UI models.
+@MainActor
+final class Profile: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var name = "Ada"
+    @Observed var followers = 0
+}
+
+/// A view model as a user writes it in Swift 6 mode: main-actor state updated from observations,
+/// with no `nonisolated(unsafe)`, `@preconcurrency` or `@unchecked` anywhere.
+@MainActor
+final class ProfileViewModel {
+    private(set) var title = ""
+    private(set) var subtitle = ""
+    private(set) var updates = 0
+    lazy var kvoController = KVOController(observer: self)
+
+    init(profile: Profile) {
+        kvoController.observe(profile, keyPath: \.name, options: [.initial, .new]) { viewModel, change in
+            viewModel.title = change.newValue ?? ""
+            viewModel.updates += 1
+        }
+        kvoController.observe(profile, keyPath: \.followers, options: [.initial, .new]) { viewModel, change in
+            viewModel.subtitle = "\(change.newValue ?? 0) followers"
+        }
+    }
+
+    /// Observes a model that other threads change.
+    func track(_ feed: Feed) {
+        kvoController.observe(feed, keyPath: \.headline, options: [.new]) { viewModel, change in
+            viewModel.title = change.newValue ?? ""
+            viewModel.updates += 1
+        }
+    }
+}
+
+/// A model changed on background threads. Sharing a mutable class across threads takes an
+/// `@unchecked Sendable` in the model layer (each property here has one writer at a time); the view
+/// model that observes it needs nothing of the kind.
+final class Feed: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var headline = ""
+}
