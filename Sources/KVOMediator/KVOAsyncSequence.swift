@@ -105,10 +105,9 @@ extension KeyValueObservable {
             options: options.subtracting(.initial),
             owner: nil,
             prepare: { source.attach($0) },
-            onObjectDeinit: { [weak source] in source?.finish() }
-        ) { [weak source] _, change in
-            source?.yield(transform(change))
-        }
+            onObjectDeinit: { [weak source] in source?.finish() },
+            handler: { [weak source] _, change in source?.yield(transform(change)) }
+        )
         return registration.value
     }
 }
