@@ -51,23 +51,20 @@ public struct Observed<Value> {
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Value {
-        get {
+        // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
+        @inline(__always) get {
             object.kvoRegistrar._access(wrappedKeyPath, storage: storageKeyPath)
             return object[keyPath: storageKeyPath].value
         }
-        set {
+        @inline(__always) set {
             let registrar = object.kvoRegistrar
+            // With no observer on the object: one atomic load, then a plain store.
             guard registrar._hasObservers, object[keyPath: storageKeyPath].automaticallyNotifies else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
             let oldValue = object[keyPath: storageKeyPath].value
-            let pending = registrar._willChange(
-                wrappedKeyPath,
-                storage: storageKeyPath,
-                of: object,
-                oldValue: oldValue
-            )
+            let pending = registrar._willChange(wrappedKeyPath, storage: storageKeyPath, of: object, oldValue: oldValue)
             object[keyPath: storageKeyPath].value = newValue
             if let pending {
                 registrar._didChange(pending, of: object, oldValue: oldValue, newValue: newValue)

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the KVOMediator benchmark suite and writes RESULTS.md and results.json next to this script.
+#
+#   Benchmarks/run.sh                      # everything (a few minutes; the first build about 75 s more)
+#   Benchmarks/run.sh --filter 'notify_1 .*'  # a subset (the regex must match the whole name);
+#                                             # any `swift package benchmark` option passes through
+#
+# On a machine shared with other builds, serialise it: flock /tmp/kvo-build.lock Benchmarks/run.sh
+set -euo pipefail
+
+cd "$(dirname "$0")"
+export_dir=.build/benchmark-export
+rm -rf "$export_dir"
+mkdir -p "$export_dir"
+
+swift package --allow-writing-to-directory "$export_dir" \
+    benchmark --format jmh --path "$export_dir" --no-progress "$@"
+
+python3 Scripts/summarize.py "$export_dir/Current_run.jmh.json" RESULTS.md results.json
+echo "Wrote $(pwd)/RESULTS.md and $(pwd)/results.json"
