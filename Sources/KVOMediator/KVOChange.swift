@@ -41,6 +41,7 @@ public struct KVOChange<Value> {
     public var keyPath: AnyKeyPath
 
     /// Creates a change record.
+    @inlinable
     public init(
         kind: KVOChangeKind = .setting,
         oldValue: Value? = nil,

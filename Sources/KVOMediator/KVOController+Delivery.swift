@@ -104,9 +104,12 @@ extension KVOController {
 }
 
 /// A weak reference that can cross threads: loading it is atomic, and only the loader uses the object.
+@usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // the weak load is atomic
+    @usableFromInline
     weak var object: Object?
 
+    @usableFromInline
     init(_ object: Object?) {
         self.object = object
     }

@@ -19,6 +19,7 @@ extension KVOController {
     ///   - block: Called for each change while both the observer and the registration are alive.
     /// - Note: Observing the same object and key path again through this controller is ignored.
     /// - Complexity: O(number of observable reads of `keyPath`).
+    @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
@@ -26,7 +27,8 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, handler: block)
+        let direct = Self._directDelivery(keyPath: keyPath, observer: WeakReference(observer), block: block)
+        _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -43,16 +45,23 @@ extension KVOController {
     ///   - options: What each record carries.
     ///   - action: An unapplied method of the observer's type, such as `Self.radiusDidChange`.
     /// - Note: Observing the same object and key path again through this controller is ignored.
+    @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void
     ) {
-        guard let object else { return }
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options) { observer, _, change in
-            action(observer)(change)
-        }
+        observe(object, keyPath: keyPath, options: options, block: Self._block(calling: action, for: Object.self))
+    }
+
+    /// A block that calls `action` on the observer.
+    @inlinable
+    static func _block<Object, Value>(
+        calling action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void,
+        for _: Object.Type
+    ) -> @Sendable (Observer, Object, KVOChange<Value>) -> Void {
+        { observer, _, change in action(observer)(change) }
     }
 
     /// Observes several key paths of `object`, delivering each change to the observer's
@@ -154,6 +163,40 @@ extension KVOController {
         remove(from: object) { info in info.stringKeyPath == keyPath || info.namePath == keyPath }
     }
 
+    /// Registers a typed key path with a delivery specialised by the caller's module.
+    @usableFromInline
+    func _registerTyped<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        keyPath: KeyPath<Object, Value>,
+        options: KVOOptions,
+        direct: @escaping DirectDelivery,
+        handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
+    ) {
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: { $0.direct = direct }) {
+            observer, object, change in handler(observer, object, change)
+        }
+    }
+
+    /// The direct delivery of a block, built where the types are concrete so that it runs no generic code.
+    @inlinable
+    static func _directDelivery<Object: KeyValueObservable, Value>(
+        keyPath: KeyPath<Object, Value>,
+        observer: WeakReference<Observer>,
+        block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
+    ) -> DirectDelivery {
+        let anyKeyPath: AnyKeyPath = keyPath
+        return { object, oldValue, newValue, isPrior in
+            guard let observer = observer.object else { return }
+            let change = KVOChange<Value>(
+                oldValue: oldValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                newValue: newValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                isPrior: isPrior,
+                keyPath: anyKeyPath
+            )
+            block(observer, unsafeDowncast(object, to: Object.self), change)
+        }
+    }
+
     /// Registers one key path unless this controller already observes it on `object`.
     func register<Object: KeyValueObservable, Value>(
         _ object: Object,
@@ -197,11 +240,11 @@ extension KVOController {
 
         var stale: [KVOInfo] = []
         let lost: Bool = lock.withLock {
-            var entry = entries[id] ?? ObservedEntry(object: object, objectDescription: describe(object), infos: [])
+            var entry = entries[id] ?? ObservedEntry(object: object)
             if entry.object !== object {
                 // A dead object's entry at a reused address: its registrations have already ended.
                 stale = entry.infos
-                entry = ObservedEntry(object: object, objectDescription: describe(object), infos: [])
+                entry = ObservedEntry(object: object)
             }
             if entry.infos.contains(where: { $0.keyPath == keyPath }) { return true }
             if let namePath, entry.infos.contains(where: { $0.namePath == namePath }) { return true }

@@ -125,8 +125,22 @@ extension KVOController: Sendable {}
 struct ObservedEntry {
     weak var object: AnyObject?
     var retained: AnyObject?
-    let objectDescription: String
+    /// The object's type and identity, for descriptions (kept so that no string is built per observe).
+    let objectType: AnyObject.Type
+    let objectID: ObjectIdentifier
     var infos: [KVOInfo]
+
+    init(object: AnyObject, infos: [KVOInfo] = []) {
+        self.object = object
+        self.objectType = type(of: object)
+        self.objectID = ObjectIdentifier(object)
+        self.infos = infos
+    }
+
+    /// `<Circle: 0x…>`.
+    var objectDescription: String {
+        "<\(objectType): 0x\(String(UInt(bitPattern: objectID.hashValue), radix: 16))>"
+    }
 }
 
 extension KVOController: KVOInfoOwner {

@@ -98,9 +98,30 @@ extension KeyValueObservable {
     ///   - changeHandler: Called with the object and each change record.
     /// - Returns: The token; the observation ends when it is invalidated or released.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
+    @inlinable
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
         options: KVOOptions = [.new],
+        changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
+    ) throws(KVOError) -> KVOObservation {
+        let anyKeyPath: AnyKeyPath = keyPath
+        let direct: DirectDelivery = { object, oldValue, newValue, isPrior in
+            let change = KVOChange<Value>(
+                oldValue: oldValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                newValue: newValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                isPrior: isPrior,
+                keyPath: anyKeyPath
+            )
+            changeHandler(unsafeDowncast(object, to: Self.self), change)
+        }
+        return try _observe(keyPath, options: options, direct: direct, changeHandler: changeHandler)
+    }
+
+    @usableFromInline
+    func _observe<Value>(
+        _ keyPath: KeyPath<Self, Value>,
+        options: KVOOptions,
+        direct: @escaping DirectDelivery,
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
         let registration = try KVODispatcher.shared.register(
@@ -108,6 +129,7 @@ extension KeyValueObservable {
             reader: .typed(keyPath),
             options: options,
             owner: nil,
+            prepare: { $0.direct = direct },
             handler: changeHandler
         )
         let observation = KVOObservation(info: registration.info)

@@ -207,12 +207,15 @@ extension KVORegistrar {
     }
 
     /// Before an `@Observed` set: sends prior records and captures what needs capturing.
+    ///
+    /// The old value is passed by address with its type, so that no generic code runs here.
     @usableFromInline
-    func _willChange<Object: AnyObject, Value>(
+    func _willChange(
         _ slot: AnyKeyPath,
         storage: AnyKeyPath,
-        of object: Object,
-        oldValue: Value
+        of object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        type: Any.Type
     ) -> _PendingChanges? {
         if let context = ThreadContext.currentIfPresent, context.suppressedRegistrar == ObjectIdentifier(self) {
             return nil  // a collection mutation announces this write itself
@@ -222,7 +225,7 @@ extension KVORegistrar {
         var captured: [CapturedValue?]? = nil
         for (index, info) in infos.enumerated() {
             if info.isDirect {
-                info.priorDirect(object: object, oldValue: oldValue)
+                info.priorDirect(object: object, oldValue: oldValue, type: type)
             } else {
                 if captured == nil { captured = Array(repeating: nil, count: infos.count) }
                 captured![index] = info.captureBeforeChange()
@@ -233,17 +236,18 @@ extension KVORegistrar {
 
     /// After an `@Observed` set: delivers the change to each registration captured before it.
     @usableFromInline
-    func _didChange<Object: AnyObject, Value>(
+    func _didChange(
         _ pending: _PendingChanges,
-        of object: Object,
-        oldValue: Value,
-        newValue: Value
+        of object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer,
+        type: Any.Type
     ) {
         for (index, info) in pending.infos.enumerated() {
             if let captured = pending.captured?[index] {
                 info.changeEvaluated(captured: captured)
             } else {
-                info.changeDirect(object: object, oldValue: oldValue, newValue: newValue)
+                info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
             }
         }
     }

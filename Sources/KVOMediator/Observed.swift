@@ -63,11 +63,27 @@ public struct Observed<Value> {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
+            // Values go to the registrar by address: nothing generic runs on the notification path.
             let oldValue = object[keyPath: storageKeyPath].value
-            let pending = registrar._willChange(wrappedKeyPath, storage: storageKeyPath, of: object, oldValue: oldValue)
-            object[keyPath: storageKeyPath].value = newValue
-            if let pending {
-                registrar._didChange(pending, of: object, oldValue: oldValue, newValue: newValue)
+            withUnsafePointer(to: oldValue) { oldPointer in
+                let pending = registrar._willChange(
+                    wrappedKeyPath,
+                    storage: storageKeyPath,
+                    of: object,
+                    oldValue: oldPointer,
+                    type: Value.self
+                )
+                object[keyPath: storageKeyPath].value = newValue
+                guard let pending else { return }
+                withUnsafePointer(to: newValue) { newPointer in
+                    registrar._didChange(
+                        pending,
+                        of: object,
+                        oldValue: oldPointer,
+                        newValue: newPointer,
+                        type: Value.self
+                    )
+                }
             }
         }
     }

@@ -31,14 +31,20 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     weak var owner: (any KVOInfoOwner)?
     /// The string key path this registration was made with, if any (set before it starts).
     var stringKeyPath: String?
+    /// A delivery specialised for the concrete types by the caller's module (set before it starts):
+    /// direct changes go through it with no generic work at run time.
+    var direct: DirectDelivery?
+    /// The observed value's type, to check that a set's values are of it before using `direct`.
+    let valueType: ObjectIdentifier
 
     // Guarded by `StripedLocks.lock(for: self)`.
     private var dependencies: [Dependency] = []
     private var closed = false
     private var appliedTicket = 0
 
-    init(options: KVOOptions, object: some KeyValueObservable) {
+    init(options: KVOOptions, object: some KeyValueObservable, valueType: Any.Type) {
         self.options = options
+        self.valueType = ObjectIdentifier(valueType)
         self.objectID = ObjectIdentifier(object)
         self.rootRegistrarID = ObjectIdentifier(object.kvoRegistrar)
     }
@@ -166,10 +172,35 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     func observedObjectDidDeinit() {}
 
     /// Before a set of a direct registration's slot: the prior record, if asked for.
-    func priorDirect<Object: AnyObject, Value>(object: Object, oldValue: Value) {}
+    final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
+        guard options.contains(.prior) else { return }
+        let old = options.contains(.old) ? oldValue : nil
+        if let direct, ObjectIdentifier(type) == valueType {
+            deliver { direct(object, old, nil, true) }
+        } else {
+            deliverLoading(object: object, oldValue: old, newValue: nil, type: type, isPrior: true)
+        }
+    }
 
-    /// After a set of a direct registration's slot: the change record from the setter's values.
-    func changeDirect<Object: AnyObject, Value>(object: Object, oldValue: Value, newValue: Value) {}
+    /// After a set of a direct registration's slot: the change record from the setter's own values.
+    final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
+        let old = options.contains(.old) ? oldValue : nil
+        let new = options.contains(.new) ? newValue : nil
+        if let direct, ObjectIdentifier(type) == valueType {
+            deliver { direct(object, old, new, false) }
+        } else {
+            deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: false)
+        }
+    }
+
+    /// Delivers a direct change whose values are at `oldValue`/`newValue` (of `type`), without a specialised path.
+    func deliverLoading(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer?,
+        newValue: UnsafeRawPointer?,
+        type: Any.Type,
+        isPrior: Bool
+    ) {}
 
     /// Before a collection mutation of a direct registration's slot: the prior record, if asked for.
     func priorCollection<Object: AnyObject, Elements>(
@@ -193,6 +224,17 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
 
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
     func changeEvaluated(captured: CapturedValue) {}
+}
+
+/// A direct delivery: the object, the old and new values' addresses (nil when not asked for), and
+/// whether it is the prior record.
+@usableFromInline
+typealias DirectDelivery = (AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Bool) -> Void
+
+/// The value of type `type` at `pointer`, boxed.
+func loadValue(at pointer: UnsafeRawPointer, as type: Any.Type) -> Any {
+    func load<T>(_: T.Type) -> Any { pointer.assumingMemoryBound(to: T.self).pointee }
+    return load(type)
 }
 
 /// Reinterprets a value whose type is known to match (or converts it to `Any`).

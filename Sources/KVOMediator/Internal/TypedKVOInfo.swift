@@ -33,7 +33,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         self.handler = handler
         self.onObjectDeinit = onObjectDeinit
-        super.init(options: options, object: object)
+        super.init(options: options, object: object, valueType: Value.self)
     }
 
     override var keyPath: AnyKeyPath { observedKeyPath }
@@ -87,21 +87,17 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         onObjectDeinit?()
     }
 
-    override func priorDirect<Source: AnyObject, T>(object: Source, oldValue: T) {
-        guard options.contains(.prior) else { return }
+    override func deliverLoading(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer?,
+        newValue: UnsafeRawPointer?,
+        type: Any.Type,
+        isPrior: Bool
+    ) {
         let change = KVOChange<Value>(
-            oldValue: options.contains(.old) ? reinterpret(oldValue, as: Value.self) : nil,
-            isPrior: true,
-            keyPath: observedKeyPath
-        )
-        let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler(object, change) }
-    }
-
-    override func changeDirect<Source: AnyObject, T>(object: Source, oldValue: T, newValue: T) {
-        let change = KVOChange<Value>(
-            oldValue: options.contains(.old) ? reinterpret(oldValue, as: Value.self) : nil,
-            newValue: options.contains(.new) ? reinterpret(newValue, as: Value.self) : nil,
+            oldValue: oldValue.map { loadValue(at: $0, as: type) as! Value },
+            newValue: newValue.map { loadValue(at: $0, as: type) as! Value },
+            isPrior: isPrior,
             keyPath: observedKeyPath
         )
         let object = unsafeDowncast(object, to: Object.self)
