@@ -107,7 +107,7 @@ extension KVOController {
 @usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // the weak load is atomic
     @usableFromInline
-    weak var object: Object?
+    @exclusivity(unchecked) weak var object: Object?
 
     @usableFromInline
     init(_ object: Object?) {

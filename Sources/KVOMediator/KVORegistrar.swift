@@ -21,9 +21,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
     private let lock = Lock()
-    private var slots: [SlotEntry] = []
+    // Guarded by `lock`, so the runtime exclusivity check is redundant (and costs on every notification).
+    @exclusivity(unchecked) private var slots: [SlotEntry] = []
     /// How many entries are known only by name (string key paths not yet bound to a key path).
-    private var pendingNames = 0
+    @exclusivity(unchecked) private var pendingNames = 0
 
     /// Creates an empty registrar.
     public init() {}
@@ -184,6 +185,10 @@ enum CapturedValue {
     case value(Any)
 }
 
+/// How many collection mutations are writing their storage right now, on any thread: while none is,
+/// a set need not look up whether this thread's write is one of theirs.
+private let collectionMutationsInProgress = Atomic<Int>(0)
+
 /// What a wrapper setter carries from `_willChange` to `_didChange`.
 @usableFromInline
 struct _PendingChanges {
@@ -217,7 +222,9 @@ extension KVORegistrar {
         oldValue: UnsafeRawPointer,
         type: Any.Type
     ) -> _PendingChanges? {
-        if let context = ThreadContext.currentIfPresent, context.suppressedRegistrar == ObjectIdentifier(self) {
+        if collectionMutationsInProgress.load(ordering: .relaxed) > 0,
+            let context = ThreadContext.currentIfPresent, context.suppressedRegistrar == ObjectIdentifier(self)
+        {
             return nil  // a collection mutation announces this write itself
         }
         let infos = infos(for: slot, storage: storage)
@@ -331,7 +338,9 @@ extension KVORegistrar {
         let context = ThreadContext.current
         let outer = context.suppressedRegistrar
         context.suppressedRegistrar = ObjectIdentifier(self)
+        collectionMutationsInProgress.wrappingAdd(1, ordering: .relaxed)
         apply(&object[keyPath: keyPath])
+        collectionMutationsInProgress.wrappingSubtract(1, ordering: .relaxed)
         context.suppressedRegistrar = outer
         for (info, captured) in zip(infos, captured) {
             if let captured {

@@ -59,12 +59,17 @@ public struct Observed<Value> {
         @inline(__always) set {
             let registrar = object.kvoRegistrar
             // With no observer on the object: one atomic load, then a plain store.
-            guard registrar._hasObservers, object[keyPath: storageKeyPath].automaticallyNotifies else {
+            guard registrar._hasObservers else {
+                object[keyPath: storageKeyPath].value = newValue
+                return
+            }
+            let storage = object[keyPath: storageKeyPath]
+            guard storage.automaticallyNotifies else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
             // Values go to the registrar by address: nothing generic runs on the notification path.
-            let oldValue = object[keyPath: storageKeyPath].value
+            let oldValue = storage.value
             withUnsafePointer(to: oldValue) { oldPointer in
                 let pending = registrar._willChange(
                     wrappedKeyPath,

@@ -28,19 +28,20 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     let options: KVOOptions
     let objectID: ObjectIdentifier
     let rootRegistrarID: ObjectIdentifier
-    weak var owner: (any KVOInfoOwner)?
+    @exclusivity(unchecked) weak var owner: (any KVOInfoOwner)?
+    // These are written once, before the registration starts, and only read after: no runtime checks.
     /// The string key path this registration was made with, if any (set before it starts).
-    var stringKeyPath: String?
+    @exclusivity(unchecked) var stringKeyPath: String?
     /// A delivery specialised for the concrete types by the caller's module (set before it starts):
     /// direct changes go through it with no generic work at run time.
-    var direct: DirectDelivery?
+    @exclusivity(unchecked) var direct: DirectDelivery?
     /// The observed value's type, to check that a set's values are of it before using `direct`.
     let valueType: ObjectIdentifier
 
     // Guarded by `StripedLocks.lock(for: self)`.
-    private var dependencies: [Dependency] = []
-    private var closed = false
-    private var appliedTicket = 0
+    @exclusivity(unchecked) private var dependencies: [Dependency] = []
+    @exclusivity(unchecked) private var closed = false
+    @exclusivity(unchecked) private var appliedTicket = 0
 
     init(options: KVOOptions, object: some KeyValueObservable, valueType: Any.Type) {
         self.options = options

@@ -8,11 +8,13 @@ import Darwin
 
 /// Per-thread state: the active access tracker, how deep this thread is in callbacks, and the
 /// manual `willChangeValue(for:)` calls still waiting for their `didChangeValue(for:)`.
+///
+/// Only its own thread touches it, so its properties skip the runtime exclusivity checks.
 final class ThreadContext {
     /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report; nil when not tracking.
-    var tracker: AccessTracker?
+    @exclusivity(unchecked) var tracker: AccessTracker?
     /// How many callbacks this thread is running right now (nested callbacks count each).
-    var deliveryDepth = 0
+    @exclusivity(unchecked) var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.
     var pendingManualChanges: [ManualChange] = []
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.

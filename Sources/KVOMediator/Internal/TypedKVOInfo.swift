@@ -12,7 +12,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     typealias Handler = (Object, KVOChange<Value>) -> Void
 
-    private weak var object: Object?
+    @exclusivity(unchecked) private weak var object: Object?  // weak loads are atomic
     private let reader: Reader
     private let observedKeyPath: AnyKeyPath
     private let handler: Handler
