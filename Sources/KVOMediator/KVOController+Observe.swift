@@ -172,9 +172,14 @@ extension KVOController {
         direct: @escaping DirectDelivery,
         handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: { $0.direct = direct }) {
-            observer, object, change in handler(observer, object, change)
-        }
+        register(
+            object,
+            reader: .typed(keyPath),
+            keyPath: keyPath,
+            options: options,
+            prepare: { $0.direct = direct },
+            handler: handler
+        )
     }
 
     /// The direct delivery of a block, built where the types are concrete so that it runs no generic code.
