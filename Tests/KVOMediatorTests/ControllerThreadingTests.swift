@@ -8,7 +8,7 @@ import Testing
 /// Controllers created, used and released on some threads while others mutate the observed objects.
 @Suite struct ControllerThreadingTests {
     @Test func controllersComeAndGoWhileOtherThreadsMutate() {
-        let circles = (0..<4).map { _ in Circle() }
+        let circles = (0..<4).map { SharedCell(value: $0, next: SharedCell()) }
         let stop = Atomic<Bool>(false)
         let delivered = Atomic<Int>(0)
         let lives = LifeLog()
@@ -19,8 +19,8 @@ import Testing
                 while !stop.load(ordering: .relaxed) {
                     value += 1
                     for circle in owned {
-                        circle.radius = value
-                        circle.name = "n\(Int(value) % 7)"
+                        circle.value = Int(value)
+                        circle.next?.value = Int(value) % 7
                     }
                 }
             }
@@ -36,13 +36,13 @@ import Testing
                         weakObserver = observer
                         weakController = observer.kvoController
                         for circle in circles {
-                            observer.kvoController.observe(circle, keyPath: \.radius, options: [.new, .old]) {
+                            observer.kvoController.observe(circle, keyPath: \.value, options: [.new, .old]) {
                                 _,
                                 _,
                                 _ in
                                 delivered.wrappingAdd(1, ordering: .relaxed)
                             }
-                            observer.kvoController.observe(circle, keyPath: \.area, options: [.prior, .new]) {
+                            observer.kvoController.observe(circle, keyPath: \.sumWithNext, options: [.prior, .new]) {
                                 _,
                                 _,
                                 _ in
@@ -70,23 +70,23 @@ import Testing
     }
 
     @Test func noCallbackStartsAfterUnobserveReturns() {
-        let circle = Circle()
+        let circle = SharedCell()
         let stop = Atomic<Bool>(false)
         let violations = Atomic<Int>(0)
         let writer = TestThread {
             var value = 0
             while !stop.load(ordering: .relaxed) {
                 value += 1
-                circle.borderWidth = value
+                circle.value = value
             }
         }
         let observer = TestObserver()
         for _ in 0..<2_000 {
             let unobserved = Atomic<Bool>(false)
-            observer.kvoController.observe(circle, keyPath: \.borderWidth) { _, _, _ in
+            observer.kvoController.observe(circle, keyPath: \.value) { _, _, _ in
                 if unobserved.load(ordering: .acquiring) { violations.wrappingAdd(1, ordering: .relaxed) }
             }
-            observer.kvoController.unobserve(circle, keyPath: \.borderWidth)
+            observer.kvoController.unobserve(circle, keyPath: \.value)
             unobserved.store(true, ordering: .releasing)
         }
         stop.store(true, ordering: .relaxed)
@@ -96,19 +96,19 @@ import Testing
     }
 
     @Test func observerReleasedOnAnotherThreadIsNeverCalledWhileDeinitialising() {
-        let circle = Circle()
+        let circle = SharedCell()
         let stop = Atomic<Bool>(false)
         let callsAfterDeinit = Atomic<Int>(0)
         let writer = TestThread {
-            var value = 0.0
+            var value = 0
             while !stop.load(ordering: .relaxed) {
                 value += 1
-                circle.radius = value
+                circle.value = value
             }
         }
         for _ in 0..<2_000 {
             let observer = DeinitFlagObserver()
-            observer.kvoController.observe(circle, keyPath: \.radius) { observer, _, _ in
+            observer.kvoController.observe(circle, keyPath: \.value) { observer, _, _ in
                 if observer.deinitialising.load(ordering: .acquiring) {
                     callsAfterDeinit.wrappingAdd(1, ordering: .relaxed)
                 }

@@ -1,0 +1,283 @@
+import Foundation
+import KVOMediator
+import Synchronization
+import Testing
+
+@testable import KVOMediator
+
+/// The races KVO wrappers are known for, run many times: none may crash, leak, or call back late.
+@Suite struct StressTests {
+    static let iterations = 5_000
+
+    @Test func observersDisposedOnOneThreadWhileChangesFireOnAnother() {
+        let cell = SharedCell()
+        let stop = Atomic<Bool>(false)
+        let writes = Atomic<Int>(0)
+        let writer = TestThread {
+            var value = 0
+            while !stop.load(ordering: .relaxed) {
+                value &+= 1
+                cell.value = value
+                writes.wrappingAdd(1, ordering: .relaxed)
+            }
+        }
+        let lives = LifeLog()
+        for index in 0..<Self.iterations {
+            let observer = TestObserver()
+            lives.append(observer)
+            lives.append(observer.kvoController)
+            observer.kvoController.observe(cell, keyPath: \.value, options: [.old, .new, .prior]) { _, _, _ in }
+            if index % 2 == 0 { observer.kvoController.unobserveAll() }
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.join()
+        #expect(writes.load(ordering: .relaxed) > 0)
+        #expect(lives.allReleased)
+        #expect(cell.kvoRegistrar.registrationCount == 0)
+    }
+
+    @Test func observedObjectsReleasedWhileNotificationsForThemAreInFlight() {
+        // The writer holds the leaves; the heads observed through them are released on this thread.
+        let leaves = (0..<8).map { SharedCell(value: $0) }
+        let shared = SharedList(leaves)
+        let stop = Atomic<Bool>(false)
+        let writer = TestThread {
+            var round = 0
+            while !stop.load(ordering: .relaxed) {
+                round &+= 1
+                for leaf in shared.items { leaf.value = round }
+            }
+        }
+        let observer = TestObserver()
+        let lives = LifeLog()
+        for index in 0..<Self.iterations {
+            do {
+                let head = SharedCell(next: leaves[index % leaves.count])
+                lives.append(head)
+                observer.kvoController.observe(head, keyPath: \.next?.value, options: [.old, .new]) { _, _, _ in }
+                observer.kvoController.observe(head, keyPath: \.sumWithNext) { _, _, _ in }
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.join()
+        #expect(lives.allReleased)
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(leaves.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+    }
+
+    @Test func unobserveRacingWithDeliveryNeverCallsBackAfterItReturns() {
+        let cells = (0..<2).map { _ in SharedCell() }
+        let stop = Atomic<Bool>(false)
+        let late = Atomic<Int>(0)
+        let calls = Atomic<Int>(0)
+        let writers = cells.map { cell in
+            TestThread {
+                var value = 0
+                while !stop.load(ordering: .relaxed) {
+                    value += 1
+                    cell.value = value
+                }
+            }
+        }
+        let observer = TestObserver()
+        for index in 0..<Self.iterations {
+            let cell = cells[index % 2]
+            let returned = Atomic<Bool>(false)
+            observer.kvoController.observe(cell, keyPath: \.value) { _, _, _ in
+                calls.wrappingAdd(1, ordering: .relaxed)
+                if returned.load(ordering: .acquiring) { late.wrappingAdd(1, ordering: .relaxed) }
+            }
+            if index % 3 == 0 {
+                observer.kvoController.unobserve(cell)
+            } else {
+                observer.kvoController.unobserve(cell, keyPath: \.value)
+            }
+            returned.store(true, ordering: .releasing)
+        }
+        stop.store(true, ordering: .relaxed)
+        for writer in writers { writer.join() }
+        #expect(late.load(ordering: .relaxed) == 0)
+        #expect(calls.load(ordering: .relaxed) >= 0)
+        #expect(cells.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+    }
+
+    @Test func registrationRacingWithTheObservedObjectsDeinit() {
+        // Objects are made on one thread and dropped there right after another thread starts observing them.
+        let handoff = Handoff<Circle>()
+        let lives = LifeLog()
+        let producer = TestThread {
+            for _ in 0..<Self.iterations {
+                let circle = Circle()
+                lives.append(circle)
+                handoff.put(circle)
+                circle.borderWidth = 2  // races the other thread's observe (which reads only radius)
+            }
+            handoff.close()
+        }
+        let consumer = TestThread {
+            let observer = TestObserver()
+            let controller = KVOController(observer: observer)
+            while let circle = handoff.take() {
+                controller.observe(circle, keyPath: \.radius, options: [.initial, .new]) { _, _, _ in }
+                controller.observe(circle, keyPath: \.area) { _, _, _ in }
+            }
+            controller.unobserveAll()
+        }
+        producer.join()
+        consumer.join()
+        #expect(lives.allReleased)
+    }
+
+    @Test func controllersMadeUsedAndReleasedWhileSeveralThreadsMutate() {
+        let heads = (0..<4).map { SharedCell(value: $0, next: SharedCell()) }
+        let shared = SharedList(heads)
+        let stop = Atomic<Bool>(false)
+        let writers = (0..<2).map { writer in
+            TestThread {
+                var round = 0
+                while !stop.load(ordering: .relaxed) {
+                    round &+= 1
+                    for head in shared.items {
+                        head.value = round
+                        if round % 50 == writer { head.next = SharedCell(value: round) }
+                        head.next?.value = round
+                    }
+                }
+            }
+        }
+        let lives = LifeLog()
+        for index in 0..<Self.iterations {
+            let observer = TestObserver()
+            lives.append(observer)
+            lives.append(observer.kvoController)
+            let head = heads[index % heads.count]
+            observer.kvoController.observe(head, keyPath: \.value, options: [.old, .new]) { _, _, _ in }
+            observer.kvoController.observe(head, keyPath: \.next?.value, options: [.prior, .new]) { _, _, _ in }
+            observer.kvoController.observe(head, keyPath: \.sumWithNext) { _, _, _ in }
+        }
+        stop.store(true, ordering: .relaxed)
+        for writer in writers { writer.join() }
+        #expect(lives.allReleased)
+        #expect(heads.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+        #expect(heads.allSatisfy { $0.next?.kvoRegistrar.registrationCount == 0 })
+    }
+
+    @Test func everyObserverSeesEveryValueOnceInOrderWhileOthersComeAndGo() {
+        let cell = SharedCell()
+        let values = 100_000
+        let logs = (0..<4).map { _ in OrderLog() }
+        let observers = logs.map { log in
+            let observer = TestObserver()
+            observer.kvoController.observe(cell, keyPath: \.value, options: [.old, .new]) { _, _, change in
+                log.record(change)
+            }
+            return observer
+        }
+        let stop = Atomic<Bool>(false)
+        let churn = TestThread {
+            // Unrelated registrations on the same object and key, made and removed meanwhile.
+            var round = 0
+            while !stop.load(ordering: .relaxed) {
+                round += 1
+                let passerby = TestObserver()
+                passerby.kvoController.observe(cell, keyPath: \.value) { _, _, _ in }
+                passerby.kvoController.observe(cell, keyPath: \.next) { _, _, _ in }
+                if round % 2 == 0 { passerby.kvoController.unobserveAll() }
+            }
+        }
+        let writer = TestThread {
+            for value in 1...values { cell.value = value }
+        }
+        writer.join()
+        stop.store(true, ordering: .relaxed)
+        churn.join()
+        for log in logs {
+            #expect(log.count == values)
+            #expect(log.violations == 0)
+        }
+        withExtendedLifetime(observers) {}
+    }
+
+    @Test func observedPropertySetterDeliversEveryValueOnceInOrderWhileOtherObjectsChurn() {
+        let circle = Circle()
+        let others = SharedList((0..<4).map { _ in Circle() })
+        let values = 100_000
+        let logs = (0..<4).map { _ in OrderLog() }
+        let observers = logs.map { log in
+            let observer = TestObserver()
+            observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.old, .new]) { _, _, change in
+                log.record(change)
+            }
+            return observer
+        }
+        let stop = Atomic<Bool>(false)
+        let churn = TestThread {
+            var round = 0
+            while !stop.load(ordering: .relaxed) {
+                round += 1
+                let passerby = TestObserver()
+                passerby.kvoController.observe(others.items[round % 4], keyPath: \.radius) { _, _, _ in }
+                if round % 2 == 0 { passerby.kvoController.unobserveAll() }
+            }
+        }
+        let writer = TestThread {
+            for value in 1...values { circle.borderWidth = value }
+        }
+        writer.join()
+        stop.store(true, ordering: .relaxed)
+        churn.join()
+        for log in logs {
+            #expect(log.count == values)
+            #expect(log.violations == 0)
+        }
+        withExtendedLifetime(observers) {}
+    }
+}
+
+/// Checks that values arrive as 1, 2, 3, … with nothing lost or repeated.
+final class OrderLog: @unchecked Sendable {  // written only by the one writing thread, read after it stops
+    private(set) var count = 0
+    private(set) var violations = 0
+
+    func record(_ change: KVOChange<Int>) {
+        count += 1
+        if change.newValue != count || change.oldValue != count - 1 { violations += 1 }
+    }
+}
+
+/// A list handed to another thread once and only read there.
+final class SharedList<Item>: @unchecked Sendable {  // immutable after init
+    let items: [Item]
+
+    init(_ items: [Item]) {
+        self.items = items
+    }
+}
+
+/// A one-slot-at-a-time queue between two threads.
+final class Handoff<Item: AnyObject>: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var closed = false
+
+    func put(_ item: Item) {
+        condition.withLock {
+            items.append(item)
+            condition.signal()
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    func take() -> Item? {
+        condition.withLock {
+            while items.isEmpty && !closed { condition.wait() }
+            return items.isEmpty ? nil : items.removeFirst()
+        }
+    }
+}
