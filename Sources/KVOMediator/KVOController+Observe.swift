@@ -130,7 +130,8 @@ extension KVOController {
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: Dotted `@Observed` property names.
-    ///   - options: What each record carries; values are boxed as `Any` (nil when a component is nil).
+    ///   - options: What each record carries; values are boxed as `Any` (`change.newValue as? String`);
+    ///     when a component of the path is nil, the value is an `Any` holding `nil`.
     ///   - block: Called for each change.
     /// - Throws: ``KVOError`` for a malformed path or an unknown name; its message lists the valid names.
     public func observe<Object: KeyValueObservable>(
@@ -145,7 +146,7 @@ extension KVOController {
         var failure: KVOError?
         register(
             object,
-            reader: .partial(typedKeyPath),
+            reader: .flattening(typedKeyPath),
             keyPath: typedKeyPath,
             stringKeyPath: keyPath,
             options: options,
@@ -275,5 +276,5 @@ func describe(_ object: AnyObject) -> String {
 
 /// `0x…`: an object's address, for descriptions.
 func hexAddress(of object: AnyObject) -> String {
-    "0x" + String(UInt(bitPattern: ObjectIdentifier(object).hashValue), radix: 16)
+    "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
 }

@@ -26,9 +26,9 @@
 ///   the same address is a new object.
 /// - Callbacks run synchronously on the thread that made the change, with no lock held: they may
 ///   observe, unobserve, mutate observed objects, or release the controller.
-/// - Once ``unobserve(_:keyPath:)``, ``unobserve(_:)`` or ``unobserveAll()`` returns, no callback of
-///   those registrations starts (called from inside a callback, it does not wait for callbacks
-///   already running on other threads).
+/// - Once ``unobserve(_:keyPath:)-(_,PartialKeyPath<Object>)``, ``unobserve(_:)`` or ``unobserveAll()``
+///   returns, no callback of those registrations starts (called from inside a callback, it does not
+///   wait for callbacks already running on other threads).
 /// - A key path that reads nothing observable is not registered: the controller's
 ///   ``errorHandler`` receives a ``KVOError`` naming the type and the key path.
 public final class KVOController<Observer: AnyObject> {
@@ -139,7 +139,7 @@ struct ObservedEntry {
 
     /// `<Circle: 0x…>`.
     var objectDescription: String {
-        "<\(objectType): 0x\(String(UInt(bitPattern: objectID.hashValue), radix: 16))>"
+        "<\(objectType): 0x\(String(UInt(bitPattern: objectID), radix: 16))>"
     }
 }
 

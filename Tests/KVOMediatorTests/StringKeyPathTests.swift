@@ -18,6 +18,7 @@ import Testing
         #expect(changes.count == 2)
         #expect(matches(changes[0], change(keyPath, new: "Ada")))
         #expect(matches(changes[1], change(keyPath, old: "Ada", new: "Grace")))
+        #expect(String(describing: changes[1].newValue!) == "Grace")  // the value itself, not an optional
     }
 
     @Test func stringChainFollowsReplacementsLikeTheTypedOne() throws {

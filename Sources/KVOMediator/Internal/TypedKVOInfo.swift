@@ -8,6 +8,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case typed(KeyPath<Object, Value>)
         /// A partial key path, whose value is delivered as `Any`.
         case partial(PartialKeyPath<Object>)
+        /// A string key path's subscript: its optional is flattened, so a value is delivered as itself.
+        case flattening(KeyPath<Object, Any?>)
     }
 
     typealias Handler = (Object, KVOChange<Value>) -> Void
@@ -30,6 +32,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         switch reader {
         case .typed(let keyPath): self.observedKeyPath = keyPath
         case .partial(let keyPath): self.observedKeyPath = keyPath
+        case .flattening(let keyPath): self.observedKeyPath = keyPath
         }
         self.handler = handler
         self.onObjectDeinit = onObjectDeinit
@@ -42,6 +45,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         switch reader {
         case .typed(let keyPath): return object[keyPath: keyPath]
         case .partial(let keyPath): return object[keyPath: keyPath] as! Value
+        case .flattening(let keyPath): return (object[keyPath: keyPath] ?? (Any?.none as Any)) as! Value
         }
     }
 
