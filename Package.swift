@@ -15,6 +15,22 @@ let package = Package(
             dependencies: ["KVOMediator"],
             path: "Examples/KVOMediatorDemo"
         ),
+        // Small programs that use KVOMediator as its peers are used, each checking its own results.
+        .executableTarget(
+            name: "FBKVOControllerStyle",
+            dependencies: ["KVOMediator"],
+            path: "Examples/FBKVOControllerStyle"
+        ),
+        .executableTarget(
+            name: "CocoaKVOStyle",
+            dependencies: ["KVOMediator"],
+            path: "Examples/CocoaKVOStyle"
+        ),
+        .executableTarget(
+            name: "RACObserveStyle",
+            dependencies: ["KVOMediator"],
+            path: "Examples/RACObserveStyle"
+        ),
         .testTarget(name: "KVOMediatorTests", dependencies: ["KVOMediator"]),
     ],
     swiftLanguageModes: [.v6]
