@@ -17,4 +17,8 @@ swift package --allow-writing-to-directory "$export_dir" \
     benchmark --format jmh --path "$export_dir" --no-progress "$@"
 
 python3 Scripts/summarize.py "$export_dir/Current_run.jmh.json" RESULTS.md results.json
+# A filtered run measures only part of the suite: leave the README's table to full runs.
+if [ "$#" -eq 0 ]; then
+    python3 Scripts/readme_table.py results.json ../README.md
+fi
 echo "Wrote $(pwd)/RESULTS.md and $(pwd)/results.json"

@@ -36,17 +36,14 @@ private func registerObserveUnobserve() {
         }
     }
 
-    // TOKEN API — the lead adds the token form of observe_unobserve here. Name it
-    // "observe_unobserve oursToken x1000" (run.sh then reports the metric observe_unobserve_token
-    // against the same Observation and OpenCombine runs), shaped like the controller version:
-    //
-    //     register(metric, "oursToken", operations: cycleCount, setup: Fixture(Counter())) { _, fixture in
-    //         let model = fixture.model
-    //         for _ in 0..<cycleCount {
-    //             let token = /* observe model \.x with [.new, .old]; block: blackHole(change.newValue) */
-    //             /* cancel token */
-    //         }
-    //     }
+    // The token form: `object.observe(_:options:changeHandler:)`, then `invalidate()`.
+    register(metric, "oursToken", operations: cycleCount, setup: Fixture(Counter())) { _, fixture in
+        let model = fixture.model
+        for _ in 0..<cycleCount {
+            let token = try? model.observe(\.x, options: [.new, .old]) { _, change in blackHole(change.newValue) }
+            token?.invalidate()
+        }
+    }
 
     register(metric, "Observation", operations: cycleCount, setup: Fixture(ObservationCounter())) { _, fixture in
         let model = fixture.model
