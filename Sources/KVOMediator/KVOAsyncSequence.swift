@@ -46,8 +46,10 @@ extension KeyValueObservable {
     /// }
     /// ```
     ///
-    /// RACObserve's contract: reading the initial value and subscribing are atomic, so no change is
-    /// lost in between (a change racing with the first read may be seen twice, never missed).
+    /// RACObserve's contract: the subscription is in place before the initial value is read, so a change
+    /// made after `values(for:)` returns, or on the same thread, is never lost. A set racing with this
+    /// call on another thread (one that checked for observers before the subscription) may be seen
+    /// twice or reflected only in the initial value; give the model one writer at a time to rule it out.
     ///
     /// - Parameters:
     ///   - keyPath: What to observe: a property, a chain or a computed property.
@@ -60,7 +62,9 @@ extension KeyValueObservable {
         buffering: KVOBufferingPolicy = .unbounded
     ) throws(KVOError) -> KVOAsyncSequence<Value> {
         let source = StreamSource<Value>(policy: buffering)
-        let value = try register(keyPath, options: [.new], source: source) { change in change.newValue! }
+        let value = try register(keyPath, options: [.new], wholeValues: true, source: source) { change in
+            change.newValue!
+        }
         source.start(initial: value)
         return KVOAsyncSequence(source: source)
     }
@@ -85,7 +89,7 @@ extension KeyValueObservable {
         buffering: KVOBufferingPolicy = .unbounded
     ) throws(KVOError) -> KVOAsyncSequence<KVOChange<Value>> {
         let source = StreamSource<KVOChange<Value>>(policy: buffering)
-        let value = try register(keyPath, options: options, source: source) { $0 }
+        let value = try register(keyPath, options: options, wholeValues: false, source: source) { $0 }
         let initial =
             options.contains(.initial)
             ? KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: keyPath) : nil
@@ -96,6 +100,7 @@ extension KeyValueObservable {
     private func register<Value, Element: Sendable>(
         _ keyPath: KeyPath<Self, Value>,
         options: KVOOptions,
+        wholeValues: Bool,
         source: StreamSource<Element>,
         transform: @escaping @Sendable (KVOChange<Value>) -> Element
     ) throws(KVOError) -> Value {
@@ -104,7 +109,10 @@ extension KeyValueObservable {
             reader: .typed(keyPath),
             options: options.subtracting(.initial),
             owner: nil,
-            prepare: { source.attach($0) },
+            prepare: { info in
+                info.wantsWholeValues = wholeValues
+                source.attach(info)
+            },
             onObjectDeinit: { [weak source] in source?.finish() },
             handler: { [weak source] _, change in source?.yield(transform(change)) }
         )

@@ -161,7 +161,14 @@ extension KVOController {
     /// Unobserving a nil object, or a key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
-        remove(from: object) { info in info.stringKeyPath == keyPath || info.namePath == keyPath }
+        let current = lock.withLock {
+            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? []
+        }
+        // Names are found outside the lock: finding them may load, and so release, registrars.
+        let matching = Set(
+            current.filter { $0.stringKeyPath == keyPath || $0.namePath == keyPath }.map(ObjectIdentifier.init)
+        )
+        remove(from: object) { matching.contains(ObjectIdentifier($0)) }
     }
 
     /// Registers a typed key path with a delivery specialised by the caller's module.
@@ -203,7 +210,7 @@ extension KVOController {
         }
     }
 
-    /// Registers one key path unless this controller already observes it on `object`.
+    /// Registers one key path; the handler is given the observer, loaded on the delivering thread.
     func register<Object: KeyValueObservable, Value>(
         _ object: Object,
         reader: TypedKVOInfo<Object, Value>.Reader,
@@ -214,12 +221,46 @@ extension KVOController {
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
+        let observer = WeakReference(self.observer)
+        registerLoadingNothing(
+            object,
+            reader: reader,
+            keyPath: keyPath,
+            stringKeyPath: stringKeyPath,
+            options: options,
+            prepare: prepare,
+            onError: onError
+        ) { object, change in
+            guard let observer = observer.object else { return }
+            handler(observer, object, change)
+        }
+    }
+
+    /// Registers one key path unless this controller already observes it on `object` (or another thread
+    /// is registering it right now); the handler is given only the object, so that deliveries that hop
+    /// elsewhere load the observer where they run.
+    func registerLoadingNothing<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        keyPath: AnyKeyPath,
+        stringKeyPath: String?,
+        options: KVOOptions,
+        prepare: ((KVOInfo) -> Void)?,
+        onError: ((KVOError) -> Void)?,
+        handler: @escaping (Object, KVOChange<Value>) -> Void
+    ) {
         let id = ObjectIdentifier(object)
-        let observed = lock.withLock {
-            guard let entry = entries[id], entry.object === object else { return false }
-            return entry.infos.contains { $0.keyPath == keyPath }
+        let reservation = Reservation(objectID: id, keyPath: keyPath)
+        let (observed, others): (Bool, [KVOInfo]) = lock.withLock {
+            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? []
+            if reserved.contains(reservation) || current.contains(where: { $0.keyPath == keyPath }) {
+                return (true, [])
+            }
+            reserved.insert(reservation)
+            return (false, current)
         }
         if observed { return }
+        defer { _ = lock.withLock { reserved.remove(reservation) } }
 
         let registration: (info: TypedKVOInfo<Object, Value>, value: Value)
         do {
@@ -229,20 +270,20 @@ extension KVOController {
                 options: options,
                 owner: self,
                 stringKeyPath: stringKeyPath,
-                prepare: prepare
-            ) { [weak observer] object, change in
-                guard let observer else { return }
-                handler(observer, object, change)
-            }
+                prepare: prepare,
+                handler: handler
+            )
         } catch {
             (onError ?? errorHandler)(error)
             return
         }
-        // The string and typed forms of one chain are one registration: find its names only when both occur.
-        let namePath =
-            lock.withLock {
-                entries[id]?.infos.contains { ($0.stringKeyPath == nil) != (stringKeyPath == nil) } ?? false
-            } ? registration.info.namePath : nil
+        // The string and typed forms of one chain are one registration. Names are found outside the
+        // lock (finding them may load, and so release, registrars), and only when both forms occur.
+        var sameChain: Set<ObjectIdentifier> = []
+        let crossForm = others.filter { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }
+        if !crossForm.isEmpty, let namePath = registration.info.namePath {
+            sameChain = Set(crossForm.filter { $0.namePath == namePath }.map(ObjectIdentifier.init))
+        }
 
         var stale: [KVOInfo] = []
         let lost: Bool = lock.withLock {
@@ -252,8 +293,9 @@ extension KVOController {
                 stale = entry.infos
                 entry = ObservedEntry(object: object)
             }
-            if entry.infos.contains(where: { $0.keyPath == keyPath }) { return true }
-            if let namePath, entry.infos.contains(where: { $0.namePath == namePath }) { return true }
+            if entry.infos.contains(where: { $0.keyPath == keyPath || sameChain.contains(ObjectIdentifier($0)) }) {
+                return true
+            }
             entry.infos.append(registration.info)
             if retainsObserved { entry.retained = object }
             entries[id] = entry
@@ -261,12 +303,18 @@ extension KVOController {
         }
         KVODispatcher.shared.unregister(stale)
         if lost {
-            // Another thread registered the same key path first: the first registration wins.
+            // The same key path was registered first (in either form): the first registration wins.
             KVODispatcher.shared.unregister([registration.info])
             return
         }
         registration.info.deliverInitial(registration.value, to: object)
     }
+}
+
+/// A key path being registered on an object by some thread, so that a concurrent twin is ignored.
+struct Reservation: Hashable {
+    let objectID: ObjectIdentifier
+    let keyPath: AnyKeyPath
 }
 
 /// `<Circle: 0x…>`, as FBKVOController prints objects.

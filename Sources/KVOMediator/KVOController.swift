@@ -42,7 +42,10 @@ public final class KVOController<Observer: AnyObject> {
     }
 
     let lock = Lock()
-    var entries: [ObjectIdentifier: ObservedEntry] = [:]
+    // Guarded by `lock`.
+    @exclusivity(unchecked) var entries: [ObjectIdentifier: ObservedEntry] = [:]
+    /// Key paths some thread is registering right now (guarded by `lock`).
+    @exclusivity(unchecked) var reserved: Set<Reservation> = []
 
     /// Creates a controller for `observer`.
     ///

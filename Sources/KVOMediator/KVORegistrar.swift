@@ -25,21 +25,22 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     @exclusivity(unchecked) private var slots: [SlotEntry] = []
     /// How many entries are known only by name (string key paths not yet bound to a key path).
     @exclusivity(unchecked) private var pendingNames = 0
+    /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
+    @exclusivity(unchecked) private var lifetimeInfos: [KVOInfo] = []
 
     /// Creates an empty registrar.
     public init() {}
 
     deinit {
-        let entries = lock.withLock {
-            let entries = slots
+        let (entries, rooted) = lock.withLock {
+            let taken = (slots, lifetimeInfos)
             slots = []
-            return entries
+            lifetimeInfos = []
+            return taken
         }
         let me = ObjectIdentifier(self)
-        for entry in entries {
-            for info in entry.infos {
-                info.registrarDidDeinit(me)
-            }
+        for info in entries.lazy.flatMap(\.infos) + rooted {
+            info.registrarDidDeinit(me)
         }
     }
 
@@ -79,6 +80,8 @@ extension KVORegistrar {
             return slots.firstIndex(where: { $0.slot == keyPath })
         case .name(let name):
             return slots.firstIndex(where: { $0.name == name })
+        case .lifetime:
+            return nil
         }
     }
 
@@ -103,6 +106,10 @@ extension KVORegistrar {
 
     func add(_ info: KVOInfo, for access: Access) {
         lock.withLock {
+            if access.slot == .lifetime {
+                lifetimeInfos.append(info)
+                return
+            }
             if let index = entryIndex(for: access.slot, storage: access.storage) {
                 if !slots[index].infos.contains(where: { $0 === info }) {
                     slots[index].infos.append(info)
@@ -115,6 +122,8 @@ extension KVORegistrar {
             case .name(let name):
                 slots.append(SlotEntry(slot: nil, storage: nil, pendingName: name, infos: [info]))
                 pendingNames += 1
+            case .lifetime:
+                break
             }
             observerFlag.store(true, ordering: .releasing)
         }
@@ -122,6 +131,10 @@ extension KVORegistrar {
 
     func remove(_ info: KVOInfo, for slot: SlotKey) {
         lock.withLock {
+            if slot == .lifetime {
+                lifetimeInfos.removeAll { $0 === info }
+                return
+            }
             guard let index = entryIndex(for: slot, storage: nil) else { return }
             // Removal is usually of the newest registration (controllers tear down in order), so search from the end.
             if let position = slots[index].infos.lastIndex(where: { $0 === info }) {
@@ -150,13 +163,14 @@ extension KVORegistrar {
             switch slot {
             case .name(let name): return name
             case .keyPath(let keyPath): return slots.first(where: { $0.slot == keyPath })?.name
+            case .lifetime: return nil
             }
         }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
     var registrationCount: Int {
-        lock.withLock { slots.reduce(0) { $0 + $1.infos.count } }
+        lock.withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
     }
 }
 
@@ -222,11 +236,7 @@ extension KVORegistrar {
         oldValue: UnsafeRawPointer,
         type: Any.Type
     ) -> _PendingChanges? {
-        if collectionMutationsInProgress.load(ordering: .relaxed) > 0,
-            let context = ThreadContext.currentIfPresent, context.suppressedRegistrar == ObjectIdentifier(self)
-        {
-            return nil  // a collection mutation announces this write itself
-        }
+        if isSuppressedOnThisThread { return nil }  // a collection mutation announces this write itself
         let infos = infos(for: slot, storage: storage)
         if infos.isEmpty { return nil }
         var captured: [CapturedValue?]? = nil
@@ -287,8 +297,14 @@ extension KVORegistrar {
         return result
     }
 
+    /// Whether this thread's writes to this object are being announced by a collection mutation.
+    private var isSuppressedOnThisThread: Bool {
+        collectionMutationsInProgress.load(ordering: .relaxed) > 0
+            && ThreadContext.currentIfPresent?.suppressedRegistrar == ObjectIdentifier(self)
+    }
+
     func manualWillChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
-        guard _hasObservers else { return }
+        guard _hasObservers, !isSuppressedOnThisThread else { return }
         let pending = infos(readBy: keyPath, on: object).map { info in
             PendingChange(info: info, captured: info.captureBeforeChange())
         }
@@ -327,8 +343,9 @@ extension KVORegistrar {
         }
         let infos = infos(readBy: keyPath, on: object)
         var captured: [CapturedValue?] = []
+        // Only registrations of exactly this collection get its kind and indexes; the rest re-read.
         for info in infos {
-            if info.isDirect {
+            if info.isDirect, info.keyPath == keyPath {
                 info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
                 captured.append(nil)
             } else {

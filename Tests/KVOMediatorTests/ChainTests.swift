@@ -124,3 +124,55 @@ import Testing
         #expect(recorder.changes.map(\.newValue) == ["Turin", "Genoa"])
     }
 }
+
+/// A holder whose link to the observed object is a plain `let`: it reads none of its own slots.
+final class Holder: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    let address = Address(city: "Kyiv")
+}
+
+@Suite struct RootLifetimeTests {
+    @Test func registrationReadingOnlyOtherObjectsEndsWhenTheRootDeinitialises() throws {
+        let observer = TestObserver()
+        var holder: Holder? = Holder()
+        let address = holder!.address
+        let counter = CallCounter()
+        observer.kvoController.observe(holder, keyPath: \.address.city) { _, _, _ in counter.increment() }
+        let token = try holder!.observe(\.address.city) { _, _ in counter.increment() }
+        address.city = "Lviv"
+        #expect(counter.count == 2)
+        holder = nil
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(!token.isValid)
+        #expect(address.kvoRegistrar.registrationCount == 0)
+        address.city = "Odesa"
+        #expect(counter.count == 2)
+    }
+
+    @Test func valueStreamOfAnArrayGetsWholeArraysOnCollectionMutations() async throws {
+        let playlist = Playlist()
+        let values = try playlist.values(for: \.songs)
+        let songs = playlist.mutableArrayValue(for: \.songs)
+        songs.append("a")
+        songs.append("b")
+        songs.remove(at: 0)
+        var iterator = values.makeAsyncIterator()
+        #expect(await iterator.next() == [])
+        #expect(await iterator.next() == ["a"])
+        #expect(await iterator.next() == ["a", "b"])
+        #expect(await iterator.next() == ["b"])
+    }
+
+    @Test func computedPropertyIsNotTakenForThePropertyItReads() throws {
+        let circle = Circle()
+        let observer = TestObserver()
+        let counter = CallCounter()
+        observer.kvoController.observe(circle, keyPath: \.area) { _, _, _ in counter.increment() }
+        try observer.kvoController.observe(circle, keyPath: "radius") { _, _, _ in counter.increment() }
+        #expect(observer.kvoController.observationCount == 2)
+        observer.kvoController.unobserve(circle, keyPath: "radius")
+        #expect(observer.kvoController.observationCount == 1)
+        circle.radius = 3
+        #expect(counter.count == 1)
+    }
+}

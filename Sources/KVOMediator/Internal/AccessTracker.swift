@@ -4,6 +4,9 @@ enum SlotKey: Hashable {
     case keyPath(AnyKeyPath)
     /// An `@Observed` property's name, as a string key path names it; bound to its key path on first use.
     case name(String)
+    /// Not a slot: the root object's lifetime, for a registration that reads none of the root's slots
+    /// (so that it still ends when the root object deinitialises).
+    case lifetime
 }
 
 /// One observable read: which object's registrar, which slot.

@@ -21,7 +21,9 @@ struct Dependency {
 class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields are guarded by the striped lock
     static let cancelledBit = 1
     static let directBit = 2
-    static let inFlightUnit = 4
+    /// Set once the callbacks have been released (after cancellation, with none in flight).
+    static let releasedBit = 4
+    static let inFlightUnit = 8
 
     let gate = Atomic<Int>(0)
     let tickets = Atomic<Int>(0)
@@ -35,6 +37,9 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// A delivery specialised for the concrete types by the caller's module (set before it starts):
     /// direct changes go through it with no generic work at run time.
     @exclusivity(unchecked) var direct: DirectDelivery?
+    /// Set for value streams: every record must carry the whole value, so collection mutations are
+    /// delivered as settings (re-read) rather than as the elements that changed.
+    @exclusivity(unchecked) var wantsWholeValues = false
     /// The observed value's type, to check that a set's values are of it before using `direct`.
     let valueType: ObjectIdentifier
 
@@ -79,11 +84,30 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
             if exchanged { break }
             state = original
         }
+        // No tracker while user code runs: its reads are not the evaluation's (a getter may have set something).
         let context = ThreadContext.current
+        let tracker = context.tracker
+        context.tracker = nil
         context.deliveryDepth += 1
         body()
         context.deliveryDepth -= 1
-        gate.wrappingSubtract(Self.inFlightUnit, ordering: .releasing)
+        context.tracker = tracker
+        let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
+        if after & Self.cancelledBit != 0, after < Self.inFlightUnit { releaseCallbacksOnce() }
+    }
+
+    /// Drops the callbacks (and whatever they capture) once cancelled with none in flight, so that a
+    /// block capturing its own token or controller makes no cycle that outlives the registration.
+    private func releaseCallbacksIfIdle() {
+        let state = gate.load(ordering: .acquiring)
+        if state & Self.cancelledBit != 0, state < Self.inFlightUnit { releaseCallbacksOnce() }
+    }
+
+    private func releaseCallbacksOnce() {
+        let previous = gate.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        guard previous & Self.releasedBit == 0 else { return }
+        direct = nil
+        releaseCallbacks()
     }
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
@@ -93,12 +117,14 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
         if previous & Self.cancelledBit == 0 {
             unsubscribeAll(except: nil)
         }
-        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) > 0 { return }
-        var spins = 0
-        while gate.load(ordering: .acquiring) >= Self.inFlightUnit {
-            spins += 1
-            if spins > 64 { yieldThread() }
+        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0 {
+            var spins = 0
+            while gate.load(ordering: .acquiring) >= Self.inFlightUnit {
+                spins += 1
+                if spins > 64 { yieldThread() }
+            }
         }
+        releaseCallbacksIfIdle()
     }
 
     // MARK: Dependencies
@@ -120,51 +146,83 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     }
 
     /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
+    /// The lifetime dependency on the root object is never dropped.
     final func prune(keeping accesses: [Access], ticket: Int) {
+        // Registrars loaded from weak references stay alive until the lock is released: were the last
+        // reference dropped under it, their deinit would run here and take locks out of order.
+        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        defer { lock.unlock() }
-        guard !closed, ticket > appliedTicket else { return }
-        appliedTicket = ticket
-        dependencies.removeAll { dependency in
-            let kept = accesses.contains {
-                ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+        if !closed, ticket > appliedTicket {
+            appliedTicket = ticket
+            dependencies.removeAll { dependency in
+                if dependency.slot == .lifetime { return false }
+                let kept = accesses.contains {
+                    ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+                }
+                if !kept, let registrar = dependency.registrar {
+                    loaded.append(registrar)
+                    registrar.remove(self, for: dependency.slot)
+                }
+                return !kept
             }
-            if !kept { dependency.registrar?.remove(self, for: dependency.slot) }
-            return !kept
         }
+        lock.unlock()
+        withExtendedLifetime(loaded) {}
     }
 
     private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
+        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        defer { lock.unlock() }
         closed = true
-        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
-            dependency.registrar?.remove(self, for: dependency.slot)
-        }
+        let ended = dependencies
         dependencies = []
+        lock.unlock()
+        // Closed: nothing can subscribe again, so removing outside the lock is safe.
+        for dependency in ended where dependency.registrarID != dyingRegistrar {
+            if let registrar = dependency.registrar {
+                loaded.append(registrar)
+                registrar.remove(self, for: dependency.slot)
+            }
+        }
+        withExtendedLifetime(loaded) {}
     }
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
     final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
         if registrarID == rootRegistrarID {
+            // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
+            // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
+            let previous = gate.wrappingAdd(Self.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
+            let context = ThreadContext.current
+            context.deliveryDepth += 1
             gate.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing)
             unsubscribeAll(except: registrarID)
             owner?.infoDidEnd(self)
-            observedObjectDidDeinit()
+            if previous & Self.cancelledBit == 0 { observedObjectDidDeinit() }
+            context.deliveryDepth -= 1
+            let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
+            if after < Self.inFlightUnit { releaseCallbacksOnce() }
         } else {
             let lock = StripedLocks.lock(for: self)
             lock.withLock { dependencies.removeAll { $0.registrarID == registrarID } }
         }
     }
 
+    /// The slots this registration depends on, in the order they were read, each with its property name.
+    final func dependencySlots() -> [(slot: SlotKey, name: String)] {
+        let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
+        return dependencies.compactMap { dependency in
+            if dependency.slot == .lifetime { return nil }
+            let name = dependency.registrar?.name(of: dependency.slot) ?? String(describing: dependency.slot)
+            return (dependency.slot, name)
+        }
+    }
+
     /// The names of the slots this registration depends on, in the order they were read.
     final func dependencyNames() -> [String] {
-        let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
-        return dependencies.map { dependency in
-            dependency.registrar?.name(of: dependency.slot) ?? String(describing: dependency.slot)
-        }
+        dependencySlots().map(\.name)
     }
 
     // MARK: Notifications (overridden by the typed subclass)
@@ -172,14 +230,19 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// The observed object deinitialised; the registration is already cancelled.
     func observedObjectDidDeinit() {}
 
+    /// Drops the callbacks; called once, after cancellation, with no callback in flight.
+    func releaseCallbacks() {}
+
     /// Before a set of a direct registration's slot: the prior record, if asked for.
     final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
         guard options.contains(.prior) else { return }
         let old = options.contains(.old) ? oldValue : nil
-        if let direct, ObjectIdentifier(type) == valueType {
-            deliver { direct(object, old, nil, true) }
-        } else {
-            deliverLoading(object: object, oldValue: old, newValue: nil, type: type, isPrior: true)
+        deliver {
+            if let direct, ObjectIdentifier(type) == valueType {
+                direct(object, old, nil, true)
+            } else {
+                deliverLoading(object: object, oldValue: old, newValue: nil, type: type, isPrior: true)
+            }
         }
     }
 
@@ -187,14 +250,17 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
         let old = options.contains(.old) ? oldValue : nil
         let new = options.contains(.new) ? newValue : nil
-        if let direct, ObjectIdentifier(type) == valueType {
-            deliver { direct(object, old, new, false) }
-        } else {
-            deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: false)
+        deliver {
+            if let direct, ObjectIdentifier(type) == valueType {
+                direct(object, old, new, false)
+            } else {
+                deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: false)
+            }
         }
     }
 
-    /// Delivers a direct change whose values are at `oldValue`/`newValue` (of `type`), without a specialised path.
+    /// Calls back with a direct change whose values are at `oldValue`/`newValue` (of `type`), without a
+    /// specialised path; called inside the gate.
     func deliverLoading(
         object: AnyObject,
         oldValue: UnsafeRawPointer?,

@@ -4,7 +4,7 @@
 ///
 /// The printed key path gives the number of components (wrapper properties print as `<computed …>`);
 /// the names come from the slots the registration read, in order. The two must agree.
-func namePath(of keyPath: AnyKeyPath, dependencyNames: [String]) -> String? {
+func namePath(of keyPath: AnyKeyPath, dependencies: [(slot: SlotKey, name: String)]) -> String? {
     let printed = String(describing: keyPath)
     let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
     guard printed.hasPrefix(prefix) else { return nil }
@@ -24,17 +24,24 @@ func namePath(of keyPath: AnyKeyPath, dependencyNames: [String]) -> String? {
         current.append(character)
     }
     components.append(current)
-    guard components.count == dependencyNames.count,
-        components.allSatisfy({ $0.hasPrefix("<computed") })
-    else { return nil }
-    return dependencyNames.joined(separator: ".")
+    guard components.count == dependencies.count else { return nil }
+    // Each component must be the very property read (not a computed property reading it): the slot's
+    // own key path prints the same component. Optional chaining adds `?` or `!` after it.
+    for (component, dependency) in zip(components, dependencies) {
+        guard case .keyPath(let slot) = dependency.slot, component.hasPrefix("<computed") else { return nil }
+        let slotPrinted = String(describing: slot)
+        let slotPrefix = "\\" + String(describing: type(of: slot).rootType) + "."
+        let slotComponent = slotPrinted.hasPrefix(slotPrefix) ? String(slotPrinted.dropFirst(slotPrefix.count)) : ""
+        guard component == slotComponent || component.dropLast() == slotComponent else { return nil }
+    }
+    return dependencies.map(\.name).joined(separator: ".")
 }
 
 extension KVOInfo {
     /// The dotted property names this registration follows (its string key path, or its typed key
     /// path's when that is a plain chain); what lets the string and typed forms meet.
     var namePath: String? {
-        stringKeyPath ?? KVOMediator.namePath(of: keyPath, dependencyNames: dependencyNames())
+        stringKeyPath ?? KVOMediator.namePath(of: keyPath, dependencies: dependencySlots())
     }
 }
 
@@ -42,8 +49,8 @@ extension KVOInfo {
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
     let tracker = AccessTracker(subscribing: nil)
     _ = tracker.run { object[keyPath: keyPath] }
-    let names = tracker.accesses.map { access in
-        access.storage.flatMap(propertyName(fromStorage:)) ?? ""
+    let dependencies = tracker.accesses.map { access in
+        (access.slot, access.storage.flatMap(propertyName(fromStorage:)) ?? "")
     }
-    return namePath(of: keyPath, dependencyNames: names)
+    return namePath(of: keyPath, dependencies: dependencies)
 }

@@ -17,8 +17,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     @exclusivity(unchecked) private weak var object: Object?  // weak loads are atomic
     private let reader: Reader
     private let observedKeyPath: AnyKeyPath
-    private let handler: Handler
-    private let onObjectDeinit: (() -> Void)?
+    // Read only inside the gate (or before the registration starts); released once cancelled and idle.
+    @exclusivity(unchecked) private var handler: Handler?
+    @exclusivity(unchecked) private var onObjectDeinit: (() -> Void)?
 
     init(
         object: Object,
@@ -72,7 +73,12 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             throw KVOError.nothingObservable(keyPath: observedKeyPath, type: Object.self)
         }
         prune(keeping: accesses, ticket: ticket)
-        if accesses.count == 1, accesses[0].registrar === object.kvoRegistrar,
+        let root = object.kvoRegistrar
+        if !accesses.contains(where: { $0.registrar === root }) {
+            // Reads only other objects: still end when the root object deinitialises.
+            subscribe(Access(registrar: root, slot: .lifetime, storage: nil))
+        }
+        if !wantsWholeValues, accesses.count == 1, accesses[0].registrar === root,
             accesses[0].slot == .keyPath(observedKeyPath)
         {
             gate.bitwiseOr(Self.directBit, ordering: .relaxed)
@@ -84,11 +90,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
         let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: observedKeyPath)
-        deliver { handler(object, change) }
+        deliver { handler?(object, change) }
     }
 
     override func observedObjectDidDeinit() {
         onObjectDeinit?()
+    }
+
+    override func releaseCallbacks() {
+        handler = nil
+        onObjectDeinit = nil
     }
 
     override func deliverLoading(
@@ -104,8 +115,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             isPrior: isPrior,
             keyPath: observedKeyPath
         )
-        let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler(object, change) }
+        handler?(unsafeDowncast(object, to: Object.self), change)
     }
 
     override func priorCollection<Source: AnyObject, Elements>(
@@ -123,7 +133,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             keyPath: observedKeyPath
         )
         let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler(object, change) }
+        deliver { handler?(object, change) }
     }
 
     override func changeCollection<Source: AnyObject, Elements>(
@@ -141,7 +151,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             keyPath: observedKeyPath
         )
         let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler(object, change) }
+        deliver { handler?(object, change) }
     }
 
     override func captureBeforeChange() -> CapturedValue {
@@ -153,7 +163,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
                 isPrior: true,
                 keyPath: observedKeyPath
             )
-            deliver { handler(object, change) }
+            deliver { handler?(object, change) }
         }
         return options.contains(.old) ? .value(oldValue) : .none
     }
@@ -171,6 +181,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             newValue: options.contains(.new) ? newValue : nil,
             keyPath: observedKeyPath
         )
-        deliver { handler(object, change) }
+        deliver { handler?(object, change) }
     }
 }
