@@ -88,3 +88,16 @@ extension KVOChange {
         )
     }
 }
+
+extension KVOChange {
+    /// A setting record from values passed by address (nil when not asked for), as direct deliveries get them.
+    @inlinable
+    init(oldAddress: UnsafeRawPointer?, newAddress: UnsafeRawPointer?, isPrior: Bool, keyPath: AnyKeyPath) {
+        self.init(
+            oldValue: oldAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
+            newValue: newAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
+            isPrior: isPrior,
+            keyPath: keyPath
+        )
+    }
+}

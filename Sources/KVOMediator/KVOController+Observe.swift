@@ -201,8 +201,8 @@ extension KVOController {
         return { object, oldValue, newValue, isPrior in
             guard let observer = observer.object else { return }
             let change = KVOChange<Value>(
-                oldValue: oldValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
-                newValue: newValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                oldAddress: oldValue,
+                newAddress: newValue,
                 isPrior: isPrior,
                 keyPath: anyKeyPath
             )

@@ -107,8 +107,8 @@ extension KeyValueObservable {
         let anyKeyPath: AnyKeyPath = keyPath
         let direct: DirectDelivery = { object, oldValue, newValue, isPrior in
             let change = KVOChange<Value>(
-                oldValue: oldValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
-                newValue: newValue.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                oldAddress: oldValue,
+                newAddress: newValue,
                 isPrior: isPrior,
                 keyPath: anyKeyPath
             )
