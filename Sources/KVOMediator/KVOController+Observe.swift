@@ -253,14 +253,20 @@ extension KVOController {
         let reservation = Reservation(objectID: id, keyPath: keyPath)
         let (observed, others): (Bool, [KVOInfo]) = lock.withLock {
             let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? []
-            if reserved.contains(reservation) || current.contains(where: { $0.keyPath == keyPath }) {
+            if reserved.contains(where: { $0.matches(reservation) })
+                || current.contains(where: { $0.keyPath == keyPath })
+            {
                 return (true, [])
             }
-            reserved.insert(reservation)
+            reserved.append(reservation)
             return (false, current)
         }
         if observed { return }
-        defer { _ = lock.withLock { reserved.remove(reservation) } }
+        defer {
+            lock.withLock {
+                if let index = reserved.firstIndex(where: { $0.matches(reservation) }) { reserved.remove(at: index) }
+            }
+        }
 
         let registration: (info: TypedKVOInfo<Object, Value>, value: Value)
         do {
@@ -312,9 +318,13 @@ extension KVOController {
 }
 
 /// A key path being registered on an object by some thread, so that a concurrent twin is ignored.
-struct Reservation: Hashable {
+struct Reservation {
     let objectID: ObjectIdentifier
     let keyPath: AnyKeyPath
+
+    func matches(_ other: Reservation) -> Bool {
+        objectID == other.objectID && (keyPath === other.keyPath || keyPath == other.keyPath)
+    }
 }
 
 /// `<Circle: 0x…>`, as FBKVOController prints objects.

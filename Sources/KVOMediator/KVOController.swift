@@ -44,8 +44,9 @@ public final class KVOController<Observer: AnyObject> {
     let lock = Lock()
     // Guarded by `lock`.
     @exclusivity(unchecked) var entries: [ObjectIdentifier: ObservedEntry] = [:]
-    /// Key paths some thread is registering right now (guarded by `lock`).
-    @exclusivity(unchecked) var reserved: Set<Reservation> = []
+    /// Key paths some thread is registering right now (guarded by `lock`); almost always empty or one,
+    /// so a list compared by identity first is cheaper than hashing key paths.
+    @exclusivity(unchecked) var reserved: [Reservation] = []
 
     /// Creates a controller for `observer`.
     ///
