@@ -274,9 +274,7 @@ extension KVORegistrar {
         readBy keyPath: KeyPath<Object, Value>,
         on object: Object
     ) -> [Access] {
-        let tracker = AccessTracker(subscribing: nil)
-        _ = tracker.run { object[keyPath: keyPath] }
-        return tracker.accesses.filter { $0.registrar === self }
+        AccessTracker.probe(keyPath, on: object).filter { $0.registrar === self }
     }
 
     /// The registrations on the slots `keyPath` reads; a key path that reads none of this object's

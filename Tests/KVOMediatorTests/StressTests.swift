@@ -164,68 +164,70 @@ import Testing
 
     @Test func everyObserverSeesEveryValueOnceInOrderWhileOthersComeAndGo() {
         let cell = SharedCell()
-        let values = 100_000
-        let logs = (0..<4).map { _ in OrderLog() }
-        let observers = logs.map { log in
-            let observer = TestObserver()
-            observer.kvoController.observe(cell, keyPath: \.value, options: [.old, .new]) { _, _, change in
-                log.record(change)
-            }
-            return observer
-        }
-        let stop = Atomic<Bool>(false)
-        let churn = TestThread {
-            // Unrelated registrations on the same object and key, made and removed meanwhile.
-            var round = 0
-            while !stop.load(ordering: .relaxed) {
-                round += 1
-                let passerby = TestObserver()
+        Self.expectEveryValueOnceInOrder(
+            observe: { observer, log in
+                observer.kvoController.observe(cell, keyPath: \.value, options: [.old, .new]) { _, _, change in
+                    log.record(change)
+                }
+            },
+            write: { cell.value = $0 },
+            churn: { passerby, _ in
+                // Unrelated registrations on the same object and key, made and removed meanwhile.
                 passerby.kvoController.observe(cell, keyPath: \.value) { _, _, _ in }
                 passerby.kvoController.observe(cell, keyPath: \.next) { _, _, _ in }
-                if round % 2 == 0 { passerby.kvoController.unobserveAll() }
             }
-        }
-        let writer = TestThread {
-            for value in 1...values { cell.value = value }
-        }
-        writer.join()
-        stop.store(true, ordering: .relaxed)
-        churn.join()
-        for log in logs {
-            #expect(log.count == values)
-            #expect(log.violations == 0)
-        }
-        withExtendedLifetime(observers) {}
+        )
     }
 
     @Test func observedPropertySetterDeliversEveryValueOnceInOrderWhileOtherObjectsChurn() {
         let circle = Circle()
         let others = SharedList((0..<4).map { _ in Circle() })
+        Self.expectEveryValueOnceInOrder(
+            observe: { observer, log in
+                observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.old, .new]) {
+                    _,
+                    _,
+                    change in log.record(change)
+                }
+            },
+            write: { circle.borderWidth = $0 },
+            churn: { passerby, round in
+                passerby.kvoController.observe(others.items[round % 4], keyPath: \.radius) { _, _, _ in }
+            }
+        )
+    }
+
+    /// Four observers registered before one writer sets 1…100,000, while another thread makes
+    /// (and removes every other round) unrelated registrations: each observer must see every value
+    /// once, in order.
+    static func expectEveryValueOnceInOrder(
+        observe: (TestObserver, OrderLog) -> Void,
+        write: @escaping @Sendable (Int) -> Void,
+        churn: @escaping @Sendable (TestObserver, Int) -> Void
+    ) {
         let values = 100_000
         let logs = (0..<4).map { _ in OrderLog() }
         let observers = logs.map { log in
             let observer = TestObserver()
-            observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.old, .new]) { _, _, change in
-                log.record(change)
-            }
+            observe(observer, log)
             return observer
         }
         let stop = Atomic<Bool>(false)
-        let churn = TestThread {
+        let churner = TestThread {
             var round = 0
             while !stop.load(ordering: .relaxed) {
                 round += 1
                 let passerby = TestObserver()
-                passerby.kvoController.observe(others.items[round % 4], keyPath: \.radius) { _, _, _ in }
+                churn(passerby, round)
                 if round % 2 == 0 { passerby.kvoController.unobserveAll() }
             }
         }
         let writer = TestThread {
-            for value in 1...values { circle.borderWidth = value }
+            for value in 1...values { write(value) }
         }
         writer.join()
         stop.store(true, ordering: .relaxed)
-        churn.join()
+        churner.join()
         for log in logs {
             #expect(log.count == values)
             #expect(log.violations == 0)

@@ -47,3 +47,12 @@ final class AccessTracker {
         return try body()
     }
 }
+
+extension AccessTracker {
+    /// The observable reads that evaluating `keyPath` on `object` makes, with nothing subscribed.
+    static func probe<Root>(_ keyPath: PartialKeyPath<Root>, on object: Root) -> [Access] {
+        let tracker = AccessTracker(subscribing: nil)
+        _ = tracker.run { object[keyPath: keyPath] }
+        return tracker.accesses
+    }
+}

@@ -47,9 +47,7 @@ extension KVOInfo {
 
 /// The dotted property names a typed key path follows on `object` (found by evaluating it once).
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
-    let tracker = AccessTracker(subscribing: nil)
-    _ = tracker.run { object[keyPath: keyPath] }
-    let dependencies = tracker.accesses.map { access in
+    let dependencies = AccessTracker.probe(keyPath, on: object).map { access in
         (access.slot, access.storage.flatMap(propertyName(fromStorage:)) ?? "")
     }
     return namePath(of: keyPath, dependencies: dependencies)
