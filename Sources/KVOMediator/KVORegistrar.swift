@@ -23,8 +23,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     private let lock = Lock()
     // Guarded by `lock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var slots: [SlotEntry] = []
-    /// How many entries are known only by name (string key paths not yet bound to a key path).
-    @exclusivity(unchecked) private var pendingNames = 0
+    /// The class of the object that owns this registrar, once a read reported it: names its fields.
+    @exclusivity(unchecked) private var ownerType: AnyObject.Type?
     /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
     @exclusivity(unchecked) private var lifetimeInfos: [KVOInfo] = []
 
@@ -53,78 +53,48 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
 
 /// The registrations that depend on one slot.
 struct SlotEntry {
-    /// The slot's key path; nil while the entry is known only by the name a string key path gave.
-    var slot: AnyKeyPath?
-    /// The wrapper's storage key path, which names the slot.
-    var storage: AnyKeyPath?
-    /// The name a string key path subscribed with, before any access or set bound it to a key path.
-    var pendingName: String?
+    var slot: SlotKey
+    /// For an `@Observed` property read through a typed key path, that key path (which names the
+    /// property precisely enough to tell a plain chain from a computed property).
+    var wrapped: AnyKeyPath?
     var infos: [KVOInfo]
-
-    /// The property name of this slot: the pending name, or the one its storage key path prints.
-    var name: String? {
-        pendingName ?? storage.flatMap(propertyName(fromStorage:))
-    }
 }
 
 // MARK: - The table
 
 extension KVORegistrar {
-    /// The index of the entry for `slot`; with `storage`, a pending entry of the same name is bound first.
-    /// Must be called with `lock` held.
-    private func entryIndex(for slot: SlotKey, storage: AnyKeyPath?) -> Int? {
+    /// The index of the entry for `slot`. Must be called with `lock` held.
+    private func entryIndex(for slot: SlotKey) -> Int? {
         switch slot {
+        case .field(let offset):
+            return slots.firstIndex { if case .field(offset) = $0.slot { true } else { false } }
         case .keyPath(let keyPath):
-            if pendingNames > 0, let storage { bindPendingName(to: keyPath, storage: storage) }
-            if let index = slots.firstIndex(where: { $0.slot === keyPath }) { return index }
-            return slots.firstIndex(where: { $0.slot == keyPath })
-        case .name(let name):
-            return slots.firstIndex(where: { $0.name == name })
+            if let index = slots.firstIndex(where: {
+                if case .keyPath(let other) = $0.slot { other === keyPath } else { false }
+            }) {
+                return index
+            }
+            return slots.firstIndex { $0.slot == slot }
         case .lifetime:
             return nil
         }
     }
 
-    /// Binds a pending named entry to the key path whose storage has that name, merging entries.
-    /// Must be called with `lock` held.
-    private func bindPendingName(to keyPath: AnyKeyPath, storage: AnyKeyPath) {
-        guard let name = propertyName(fromStorage: storage),
-            let pending = slots.firstIndex(where: { $0.slot == nil && $0.pendingName == name })
-        else { return }
-        pendingNames -= 1
-        if let existing = slots.firstIndex(where: { $0.slot == keyPath }) {
-            for info in slots[pending].infos where !slots[existing].infos.contains(where: { $0 === info }) {
-                slots[existing].infos.append(info)
-            }
-            slots.remove(at: pending)
-        } else {
-            slots[pending].slot = keyPath
-            slots[pending].storage = storage
-            slots[pending].pendingName = nil
-        }
-    }
-
     func add(_ info: KVOInfo, for access: Access) {
         lock.withLock {
+            if ownerType == nil, let objectType = access.objectType { ownerType = objectType }
             if access.slot == .lifetime {
                 lifetimeInfos.append(info)
                 return
             }
-            if let index = entryIndex(for: access.slot, storage: access.storage) {
+            if let index = entryIndex(for: access.slot) {
+                if slots[index].wrapped == nil { slots[index].wrapped = access.wrapped }
                 if !slots[index].infos.contains(where: { $0 === info }) {
                     slots[index].infos.append(info)
                 }
                 return
             }
-            switch access.slot {
-            case .keyPath(let keyPath):
-                slots.append(SlotEntry(slot: keyPath, storage: access.storage, pendingName: nil, infos: [info]))
-            case .name(let name):
-                slots.append(SlotEntry(slot: nil, storage: nil, pendingName: name, infos: [info]))
-                pendingNames += 1
-            case .lifetime:
-                break
-            }
+            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: [info]))
             observerFlag.store(true, ordering: .releasing)
         }
     }
@@ -135,13 +105,12 @@ extension KVORegistrar {
                 lifetimeInfos.removeAll { $0 === info }
                 return
             }
-            guard let index = entryIndex(for: slot, storage: nil) else { return }
+            guard let index = entryIndex(for: slot) else { return }
             // Removal is usually of the newest registration (controllers tear down in order), so search from the end.
             if let position = slots[index].infos.lastIndex(where: { $0 === info }) {
                 slots[index].infos.remove(at: position)
             }
             if slots[index].infos.isEmpty {
-                if slots[index].slot == nil { pendingNames -= 1 }
                 slots.remove(at: index)
                 if slots.isEmpty {
                     observerFlag.store(false, ordering: .releasing)
@@ -150,21 +119,19 @@ extension KVORegistrar {
         }
     }
 
-    func infos(for slot: AnyKeyPath, storage: AnyKeyPath?) -> [KVOInfo] {
+    func infos(for slot: SlotKey) -> [KVOInfo] {
         lock.withLock {
-            guard let index = entryIndex(for: .keyPath(slot), storage: storage) else { return [] }
+            guard let index = entryIndex(for: slot) else { return [] }
             return slots[index].infos
         }
     }
 
-    /// The property name of a slot, when the wrapper's storage key path gave one (`\Person._name` → `name`).
-    func name(of slot: SlotKey) -> String? {
+    /// The property name of a slot (for `@Observed` properties) and the typed key path that read it.
+    func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
         lock.withLock {
-            switch slot {
-            case .name(let name): return name
-            case .keyPath(let keyPath): return slots.first(where: { $0.slot == keyPath })?.name
-            case .lifetime: return nil
-            }
+            guard case .field(let offset) = slot else { return (nil, nil) }
+            let name = ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }
+            return (name, entryIndex(for: slot).flatMap { slots[$0].wrapped })
         }
     }
 
@@ -173,16 +140,6 @@ extension KVORegistrar {
         lock.withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
     }
 }
-
-/// `\Person._name` → `name`: the property name behind an `@Observed` wrapper's storage key path.
-func propertyName(fromStorage storage: AnyKeyPath) -> String? {
-    let description = String(describing: storage)
-    guard let dot = description.lastIndex(of: ".") else { return nil }
-    let field = description[description.index(after: dot)...]
-    guard field.hasPrefix("_"), !field.contains("<") else { return nil }
-    return String(field.dropFirst())
-}
-
 // MARK: - Announcements
 
 /// A change in progress for one registration: what was captured before the change.
@@ -212,17 +169,32 @@ struct _PendingChanges {
 }
 
 extension KVORegistrar {
-    /// Reports a read of `slot` to the tracker active on this thread, if any.
+    /// True while some thread tracks reads: only then need a getter report its read.
+    @inlinable
+    static var _isTracking: Bool {
+        trackersRunning.load(ordering: .relaxed) != 0
+    }
+
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
+    /// through `wrapped`, to the tracker active on this thread, if any.
     @usableFromInline
-    func _access(_ slot: AnyKeyPath, storage: AnyKeyPath?) {
+    func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        tracker.record(self, slot: .keyPath(slot), storage: storage)
+        tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
+    }
+
+    /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).
+    func access(customStorage keyPath: AnyKeyPath, of object: AnyObject) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        tracker.record(Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object)))
     }
 
     /// Reports a read of the `@Observed` property called `name` (string key paths read by name).
-    func accessNamed(_ name: String) {
+    func access(named name: Substring, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        tracker.record(self, slot: .name(name), storage: nil)
+        let objectType: AnyObject.Type = type(of: object)
+        guard let offset = ObservedFields.offset(of: name, in: objectType) else { return }
+        tracker.record(Access(registrar: self, slot: .field(offset), objectType: objectType))
     }
 
     /// Before an `@Observed` set: sends prior records and captures what needs capturing.
@@ -230,14 +202,13 @@ extension KVORegistrar {
     /// The old value is passed by address with its type, so that no generic code runs here.
     @usableFromInline
     func _willChange(
-        _ slot: AnyKeyPath,
-        storage: AnyKeyPath,
+        field: Int,
         of object: AnyObject,
         oldValue: UnsafeRawPointer,
         type: Any.Type
     ) -> _PendingChanges? {
         if isSuppressedOnThisThread { return nil }  // a collection mutation announces this write itself
-        let infos = infos(for: slot, storage: storage)
+        let infos = infos(for: .field(field))
         if infos.isEmpty { return nil }
         var captured: [CapturedValue?]? = nil
         for (index, info) in infos.enumerated() {
@@ -284,11 +255,10 @@ extension KVORegistrar {
         on object: Object
     ) -> [KVOInfo] {
         let accesses = accesses(readBy: keyPath, on: object)
-        if accesses.isEmpty { return infos(for: keyPath, storage: nil) }
+        if accesses.isEmpty { return infos(for: .keyPath(keyPath)) }
         var result: [KVOInfo] = []
         for access in accesses {
-            guard case .keyPath(let slot) = access.slot else { continue }
-            for info in infos(for: slot, storage: access.storage) where !result.contains(where: { $0 === info }) {
+            for info in infos(for: access.slot) where !result.contains(where: { $0 === info }) {
                 result.append(info)
             }
         }

@@ -14,7 +14,7 @@ extension KeyValueObservable {
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         for (index, name) in names.enumerated() {
             guard let observable = current as? any KeyValueObservable else { return nil }
-            observable.kvoRegistrar.accessNamed(String(name))
+            observable.kvoRegistrar.access(named: name, of: observable)
             guard let stored = observedValue(of: observable, named: name), let value = flattened(stored) else {
                 return nil
             }

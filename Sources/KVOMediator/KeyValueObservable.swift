@@ -72,7 +72,7 @@ extension KeyValueObservable {
     /// Call it at the start of the getter of a property with custom storage; `@Observed` properties
     /// report their reads themselves. Outside an observation's evaluation it does nothing.
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
-        kvoRegistrar._access(keyPath, storage: nil)
+        kvoRegistrar.access(customStorage: keyPath, of: self)
     }
 
     /// Runs `mutation` between ``willChangeValue(for:)`` and ``didChangeValue(for:)`` for `keyPath`.

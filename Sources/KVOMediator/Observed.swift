@@ -45,6 +45,10 @@ public struct Observed<Value> {
     }
 
     /// The storage access the compiler uses for `@Observed` properties of classes.
+    ///
+    /// The property is named at run time by the offset of its storage in the object, which the
+    /// optimiser folds to a constant: a set makes no key path at all, only the getter does while an
+    /// observation is being set up.
     @inlinable
     public static subscript<Object: KeyValueObservable>(
         _enclosingInstance object: Object,
@@ -53,7 +57,9 @@ public struct Observed<Value> {
     ) -> Value {
         // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
         @inline(__always) get {
-            object.kvoRegistrar._access(wrappedKeyPath, storage: storageKeyPath)
+            if _slowPath(KVORegistrar._isTracking) {
+                object.kvoRegistrar._access(wrappedKeyPath, field: _field(storageKeyPath, of: object), of: object)
+            }
             return object[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
@@ -72,8 +78,7 @@ public struct Observed<Value> {
             let oldValue = storage.value
             withUnsafePointer(to: oldValue) { oldPointer in
                 let pending = registrar._willChange(
-                    wrappedKeyPath,
-                    storage: storageKeyPath,
+                    field: _field(storageKeyPath, of: object),
                     of: object,
                     oldValue: oldPointer,
                     type: Value.self
@@ -91,6 +96,17 @@ public struct Observed<Value> {
                 }
             }
         }
+    }
+
+    /// The byte offset of the storage at `storageKeyPath` in `object`: a constant once optimised.
+    @inlinable
+    @inline(__always)
+    static func _field<Object: AnyObject>(
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
+        of object: Object
+    ) -> Int {
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
     }
 }
 

@@ -1,9 +1,12 @@
-/// Identifies an observable slot of an object: by key path, or by property name for string key paths.
+import Synchronization
+
+/// Identifies an observable slot of an object.
 enum SlotKey: Hashable {
-    /// The `@Observed` wrapper's key path (rooted at the declaring class) or a manual key path.
+    /// An `@Observed` property, by the byte offset of its storage in the object: what a setter can
+    /// name with no key path at run time, and what typed and string key paths both reach.
+    case field(Int)
+    /// A property with custom storage, by the key path its getter reports (`accessValue(for:)`).
     case keyPath(AnyKeyPath)
-    /// An `@Observed` property's name, as a string key path names it; bound to its key path on first use.
-    case name(String)
     /// Not a slot: the root object's lifetime, for a registration that reads none of the root's slots
     /// (so that it still ends when the root object deinitialises).
     case lifetime
@@ -13,8 +16,11 @@ enum SlotKey: Hashable {
 struct Access {
     let registrar: KVORegistrar
     let slot: SlotKey
-    /// The wrapper's storage key path, kept so that a slot can be named (`\Person._name` → `name`).
-    let storage: AnyKeyPath?
+    /// For a typed read of an `@Observed` property, its key path: what tells a registration that is
+    /// exactly this property (delivered directly) from one computed from it.
+    var wrapped: AnyKeyPath? = nil
+    /// The class of the object read, which names its fields.
+    var objectType: AnyObject.Type? = nil
 }
 
 /// Collects the observable reads made while a key path is evaluated.
@@ -29,11 +35,10 @@ final class AccessTracker {
         self.registration = registration
     }
 
-    func record(_ registrar: KVORegistrar, slot: SlotKey, storage: AnyKeyPath?) {
-        for access in accesses where access.registrar === registrar && access.slot == slot {
+    func record(_ access: Access) {
+        for recorded in accesses where recorded.registrar === access.registrar && recorded.slot == access.slot {
             return
         }
-        let access = Access(registrar: registrar, slot: slot, storage: storage)
         accesses.append(access)
         registration?.subscribe(access)
     }
@@ -43,7 +48,11 @@ final class AccessTracker {
         let context = ThreadContext.current
         let previous = context.tracker
         context.tracker = self
-        defer { context.tracker = previous }
+        trackersRunning.wrappingAdd(1, ordering: .relaxed)
+        defer {
+            trackersRunning.wrappingSubtract(1, ordering: .relaxed)
+            context.tracker = previous
+        }
         return try body()
     }
 }
@@ -56,3 +65,8 @@ extension AccessTracker {
         return tracker.accesses
     }
 }
+
+/// How many trackers are installed right now, on any thread: while none is, a getter need not look up
+/// whether its read is being tracked (a hint; the thread's own tracker decides).
+@usableFromInline
+let trackersRunning = Atomic<Int>(0)

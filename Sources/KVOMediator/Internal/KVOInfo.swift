@@ -210,13 +210,14 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
         }
     }
 
-    /// The slots this registration depends on, in the order they were read, each with its property name.
-    final func dependencySlots() -> [(slot: SlotKey, name: String)] {
+    /// The slots this registration depends on, in the order they were read, each with its property
+    /// name and the typed key path that read it.
+    final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
         let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
         return dependencies.compactMap { dependency in
             if dependency.slot == .lifetime { return nil }
-            let name = dependency.registrar?.name(of: dependency.slot) ?? String(describing: dependency.slot)
-            return (dependency.slot, name)
+            let described = dependency.registrar?.describe(dependency.slot)
+            return (described?.name ?? String(describing: dependency.slot), described?.wrapped)
         }
     }
 

@@ -4,7 +4,7 @@
 ///
 /// The printed key path gives the number of components (wrapper properties print as `<computed …>`);
 /// the names come from the slots the registration read, in order. The two must agree.
-func namePath(of keyPath: AnyKeyPath, dependencies: [(slot: SlotKey, name: String)]) -> String? {
+func namePath(of keyPath: AnyKeyPath, dependencies: [(name: String, wrapped: AnyKeyPath?)]) -> String? {
     let printed = String(describing: keyPath)
     let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
     guard printed.hasPrefix(prefix) else { return nil }
@@ -28,7 +28,7 @@ func namePath(of keyPath: AnyKeyPath, dependencies: [(slot: SlotKey, name: Strin
     // Each component must be the very property read (not a computed property reading it): the slot's
     // own key path prints the same component. Optional chaining adds `?` or `!` after it.
     for (component, dependency) in zip(components, dependencies) {
-        guard case .keyPath(let slot) = dependency.slot, component.hasPrefix("<computed") else { return nil }
+        guard let slot = dependency.wrapped, component.hasPrefix("<computed") else { return nil }
         let slotPrinted = String(describing: slot)
         let slotPrefix = "\\" + String(describing: type(of: slot).rootType) + "."
         let slotComponent = slotPrinted.hasPrefix(slotPrefix) ? String(slotPrinted.dropFirst(slotPrefix.count)) : ""
@@ -48,7 +48,10 @@ extension KVOInfo {
 /// The dotted property names a typed key path follows on `object` (found by evaluating it once).
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
     let dependencies = AccessTracker.probe(keyPath, on: object).map { access in
-        (access.slot, access.storage.flatMap(propertyName(fromStorage:)) ?? "")
+        guard case .field(let offset) = access.slot, let objectType = access.objectType else {
+            return (name: "", wrapped: access.wrapped)
+        }
+        return (name: ObservedFields.name(at: offset, in: objectType) ?? "", wrapped: access.wrapped)
     }
     return namePath(of: keyPath, dependencies: dependencies)
 }

@@ -1,3 +1,5 @@
+@_spi(Reflection) import Swift
+
 /// Gives reflection access to an `@Observed` property's value without knowing its type.
 protocol ObservedStorage {
     var anyValue: Any { get }
@@ -53,4 +55,46 @@ func observedValue(of object: AnyObject, named name: Substring) -> Any? {
         mirror = current.superclassMirror
     }
     return nil
+}
+
+/// An `@Observed` property of a class: its name and the byte offset of its storage in an instance.
+struct ObservedField {
+    let name: String
+    let offset: Int
+}
+
+/// The `@Observed` properties of classes, by class, read once from the runtime's field metadata.
+///
+/// A setter names its property by the offset of its storage (a constant once compiled); string key
+/// paths name it by property name: this table joins the two.
+enum ObservedFields {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var table: [ObjectIdentifier: [ObservedField]] = [:]  // guarded by `lock`
+
+    /// The `@Observed` fields of `type`, its superclasses' included, in declaration order (base first).
+    static func of(_ type: AnyObject.Type) -> [ObservedField] {
+        let key = ObjectIdentifier(type)
+        if let fields = lock.withLock({ table[key] }) { return fields }
+        var fields: [ObservedField] = []
+        // Class fields must be asked for explicitly (`_EachFieldOptions.classType`).
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
+            let label = String(cString: name)
+            if label.hasPrefix("_"), fieldType is any ObservedStorage.Type {
+                fields.append(ObservedField(name: String(label.dropFirst()), offset: offset))
+            }
+            return true
+        }
+        lock.withLock { table[key] = fields }
+        return fields
+    }
+
+    /// The offset of the `@Observed` property called `name` (a subclass's wins over a base class's).
+    static func offset(of name: some StringProtocol, in type: AnyObject.Type) -> Int? {
+        of(type).last { $0.name == name }?.offset
+    }
+
+    /// The name of the `@Observed` property whose storage is at `offset`.
+    static func name(at offset: Int, in type: AnyObject.Type) -> String? {
+        of(type).first { $0.offset == offset }?.name
+    }
 }

@@ -76,10 +76,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let root = object.kvoRegistrar
         if !accesses.contains(where: { $0.registrar === root }) {
             // Reads only other objects: still end when the root object deinitialises.
-            subscribe(Access(registrar: root, slot: .lifetime, storage: nil))
+            subscribe(Access(registrar: root, slot: .lifetime))
         }
         if !wantsWholeValues, accesses.count == 1, accesses[0].registrar === root,
-            accesses[0].slot == .keyPath(observedKeyPath)
+            accesses[0].wrapped == observedKeyPath
         {
             gate.bitwiseOr(Self.directBit, ordering: .relaxed)
         }
