@@ -160,14 +160,6 @@ enum CapturedValue {
 /// a set need not look up whether this thread's write is one of theirs.
 private let collectionMutationsInProgress = Atomic<Int>(0)
 
-/// What a wrapper setter carries from `_willChange` to `_didChange`.
-@usableFromInline
-struct _PendingChanges {
-    let infos: [KVOInfo]
-    /// Captured old values of the registrations that re-read their key path; nil when all are direct.
-    let captured: [CapturedValue?]?
-}
-
 extension KVORegistrar {
     /// True while some thread tracks reads: only then need a getter report its read.
     @inlinable
@@ -197,42 +189,49 @@ extension KVORegistrar {
         tracker.record(Access(registrar: self, slot: .field(offset), objectType: objectType))
     }
 
-    /// Before an `@Observed` set: sends prior records and captures what needs capturing.
+    /// An `@Observed` set: sends prior records and captures what needs capturing, runs `store`, then
+    /// delivers the change to each registration of the slot.
     ///
-    /// The old value is passed by address with its type, so that no generic code runs here.
+    /// The values are passed by address with their type, so that no generic code runs here.
     @usableFromInline
-    func _willChange(
+    func _change(
         field: Int,
         of object: AnyObject,
         oldValue: UnsafeRawPointer,
-        type: Any.Type
-    ) -> _PendingChanges? {
-        if isSuppressedOnThisThread { return nil }  // a collection mutation announces this write itself
+        newValue: UnsafeRawPointer,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        // A collection mutation announces this write itself.
+        if isSuppressedOnThisThread { return store() }
         let infos = infos(for: .field(field))
-        if infos.isEmpty { return nil }
-        var captured: [CapturedValue?]? = nil
-        for (index, info) in infos.enumerated() {
+        if infos.count == 1 {
+            // The common case: one registration of exactly this property (the array keeps it alive).
+            let direct = infos.withUnsafeBufferPointer { buffer in
+                Unmanaged.passUnretained(buffer[0])._withUnsafeGuaranteedRef { info -> Bool in
+                    guard info.isDirect else { return false }
+                    info.priorDirect(object: object, oldValue: oldValue, type: type)
+                    store()
+                    info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+                    return true
+                }
+            }
+            if direct { return }
+        }
+        if infos.isEmpty { return store() }
+        var captured: [CapturedValue?] = []
+        captured.reserveCapacity(infos.count)
+        for info in infos {
             if info.isDirect {
                 info.priorDirect(object: object, oldValue: oldValue, type: type)
+                captured.append(nil)
             } else {
-                if captured == nil { captured = Array(repeating: nil, count: infos.count) }
-                captured![index] = info.captureBeforeChange()
+                captured.append(info.captureBeforeChange())
             }
         }
-        return _PendingChanges(infos: infos, captured: captured)
-    }
-
-    /// After an `@Observed` set: delivers the change to each registration captured before it.
-    @usableFromInline
-    func _didChange(
-        _ pending: _PendingChanges,
-        of object: AnyObject,
-        oldValue: UnsafeRawPointer,
-        newValue: UnsafeRawPointer,
-        type: Any.Type
-    ) {
-        for (index, info) in pending.infos.enumerated() {
-            if let captured = pending.captured?[index] {
+        store()
+        for (info, captured) in zip(infos, captured) {
+            if let captured {
                 info.changeEvaluated(captured: captured)
             } else {
                 info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)

@@ -76,23 +76,21 @@ public struct Observed<Value> {
             }
             // Values go to the registrar by address: nothing generic runs on the notification path.
             let oldValue = storage.value
+            let field = _field(storageKeyPath, of: object)
             withUnsafePointer(to: oldValue) { oldPointer in
-                let pending = registrar._willChange(
-                    field: _field(storageKeyPath, of: object),
-                    of: object,
-                    oldValue: oldPointer,
-                    type: Value.self
-                )
-                object[keyPath: storageKeyPath].value = newValue
-                guard let pending else { return }
                 withUnsafePointer(to: newValue) { newPointer in
-                    registrar._didChange(
-                        pending,
+                    registrar._change(
+                        field: field,
                         of: object,
                         oldValue: oldPointer,
                         newValue: newPointer,
                         type: Value.self
-                    )
+                    ) {
+                        // The store between the prior and the change records. It goes through the storage's
+                        // address, not the key path: a key path captured here would be built at run time.
+                        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                        (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
+                    }
                 }
             }
         }

@@ -84,14 +84,15 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
             if exchanged { break }
             state = original
         }
-        // No tracker while user code runs: its reads are not the evaluation's (a getter may have set something).
-        let context = ThreadContext.current
-        let tracker = context.tracker
-        context.tracker = nil
-        context.deliveryDepth += 1
-        body()
-        context.deliveryDepth -= 1
-        context.tracker = tracker
+        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            // No tracker while user code runs: its reads are not the evaluation's (a getter may have set something).
+            let tracker = context.tracker
+            if tracker != nil { context.tracker = nil }
+            context.deliveryDepth += 1
+            body()
+            context.deliveryDepth -= 1
+            if tracker != nil { context.tracker = tracker }
+        }
         let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
         if after & Self.cancelledBit != 0, after < Self.inFlightUnit { releaseCallbacksOnce() }
     }

@@ -38,11 +38,17 @@ final class ThreadContext {
 
     /// This thread's context, created on first use.
     static var current: ThreadContext {
+        currentUnmanaged.takeUnretainedValue()
+    }
+
+    /// This thread's context, created on first use, unretained: the thread's key holds it until the
+    /// thread ends, so `_withUnsafeGuaranteedRef` uses it with no reference counting.
+    static var currentUnmanaged: Unmanaged<ThreadContext> {
         if let pointer = pthread_getspecific(key) {
-            return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
+            return Unmanaged<ThreadContext>.fromOpaque(pointer)
         }
-        let context = ThreadContext()
-        pthread_setspecific(key, Unmanaged.passRetained(context).toOpaque())
+        let context = Unmanaged.passRetained(ThreadContext())
+        pthread_setspecific(key, context.toOpaque())
         return context
     }
 
