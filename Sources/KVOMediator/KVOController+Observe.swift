@@ -27,9 +27,8 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let observer = WeakReference(observer)
-        let direct = Self._directDelivery(keyPath: keyPath, observer: observer, block: block)
-        _registerTyped(object, keyPath: keyPath, options: options, observer: observer, direct: direct, handler: block)
+        let direct = Self._directDelivery(keyPath: keyPath, observer: _observer, block: block)
+        _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -178,7 +177,6 @@ extension KVOController {
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
-        observer: WeakReference<Observer>,
         direct: @escaping DirectDelivery,
         handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
@@ -187,7 +185,6 @@ extension KVOController {
             reader: .typed(keyPath),
             keyPath: keyPath,
             options: options,
-            observer: observer,
             direct: direct,
             handler: handler
         )
@@ -220,13 +217,12 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
-        observer: WeakReference<Observer>? = nil,
         direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        let observer = observer ?? WeakReference(self.observer)
+        let observer = _observer
         registerLoadingNothing(
             object,
             reader: reader,
