@@ -204,7 +204,6 @@ extension KVORegistrar {
     ) {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
-        // The common case, one registration of exactly this property, copies no list out of the lock.
         // The common case, one registration of exactly this property, is taken out of the lock as one
         // retained reference, with no list copied.
         var several: InlineList<KVOInfo>? = nil
