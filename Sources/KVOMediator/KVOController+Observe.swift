@@ -27,8 +27,9 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let direct = Self._directDelivery(keyPath: keyPath, observer: _observer, block: block)
-        _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
+        let observer = WeakReference(observer)
+        let direct = Self._directDelivery(keyPath: keyPath, observer: observer, block: block)
+        _registerTyped(object, keyPath: keyPath, options: options, observer: observer, direct: direct, handler: block)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -177,6 +178,7 @@ extension KVOController {
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
+        observer: WeakReference<Observer>,
         direct: @escaping DirectDelivery,
         handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
@@ -185,6 +187,7 @@ extension KVOController {
             reader: .typed(keyPath),
             keyPath: keyPath,
             options: options,
+            observer: observer,
             direct: direct,
             handler: handler
         )
@@ -217,12 +220,13 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
+        observer: WeakReference<Observer>? = nil,
         direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        let observer = _observer
+        let observer = observer ?? WeakReference(self.observer)
         registerLoadingNothing(
             object,
             reader: reader,

@@ -33,10 +33,7 @@
 ///   ``errorHandler`` receives a ``KVOError`` naming the type and the key path.
 public final class KVOController<Observer: AnyObject> {
     /// The observer, held weakly; nil once it has gone.
-    public var observer: Observer? { _observer.object }
-    /// The one weak reference to the observer, shared by every registration's callbacks.
-    @usableFromInline
-    let _observer: WeakReference<Observer>
+    public private(set) weak var observer: Observer?
     /// Whether observed objects are held strongly until unobserved.
     public let retainsObserved: Bool
     /// Receives the errors of observe calls that do not throw; by default they are printed to standard error.
@@ -58,7 +55,7 @@ public final class KVOController<Observer: AnyObject> {
     ///   - retainsObserved: When true, observed objects are held strongly until unobserved (or until
     ///     the controller goes away); when false (the default) they are held weakly.
     public init(observer: Observer, retainsObserved: Bool = false) {
-        self._observer = WeakReference(observer)
+        self.observer = observer
         self.retainsObserved = retainsObserved
     }
 
