@@ -8,11 +8,7 @@ protocol KVOInfoOwner: AnyObject {
 
 /// A dependency of a registration: a slot of some object's registrar.
 struct Dependency {
-    /// Unretained, and used only under the registration's lock: a registrar's deinit ends every
-    /// dependency on it under that same lock (``KVOInfo/registrarDidDeinit(_:)``) before its memory
-    /// goes, so while a dependency is listed its registrar is there. (No weak reference: that would
-    /// give every observed object's registrar a side table, and copying one costs atomic operations.)
-    let registrar: Unmanaged<KVORegistrar>
+    weak var registrar: KVORegistrar?
     let registrarID: ObjectIdentifier
     let slot: SlotKey
 }
@@ -146,15 +142,16 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
         defer { lock.unlock() }
         if closed { return }
         if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
-        dependencies.append(
-            Dependency(registrar: .passUnretained(access.registrar), registrarID: registrarID, slot: access.slot)
-        )
+        dependencies.append(Dependency(registrar: access.registrar, registrarID: registrarID, slot: access.slot))
         access.registrar.add(self, for: access)
     }
 
     /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
     /// The lifetime dependency on the root object is never dropped.
     final func prune(keeping accesses: [Access], ticket: Int) {
+        // Registrars loaded from weak references stay alive until the lock is released: were the last
+        // reference dropped under it, their deinit would run here and take locks out of order.
+        var loaded = InlineList<KVORegistrar>()
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         if !closed, ticket > appliedTicket {
@@ -164,25 +161,32 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
                 let kept = accesses.contains {
                     ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
                 }
-                if !kept {
-                    dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+                if !kept, let registrar = dependency.registrar {
+                    loaded.append(registrar)
+                    registrar.remove(self, for: dependency.slot)
                 }
                 return !kept
             }
         }
         lock.unlock()
+        withExtendedLifetime(loaded) {}
     }
 
     private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
+        var loaded = InlineList<KVORegistrar>()
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        defer { lock.unlock() }
         closed = true
-        // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
-        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
-            dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
-        }
+        let ended = dependencies
         dependencies = InlineList()
+        lock.unlock()
+        // Closed: nothing can subscribe again, so removing outside the lock is safe.
+        for dependency in ended {
+            guard dependency.registrarID != dyingRegistrar, let registrar = dependency.registrar else { continue }
+            loaded.append(registrar)
+            registrar.remove(self, for: dependency.slot)
+        }
+        withExtendedLifetime(loaded) {}
     }
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
@@ -209,12 +213,11 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// The slots this registration depends on, in the order they were read, each with its property
     /// name and the typed key path that read it.
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
-        StripedLocks.lock(for: self).withLock {
-            dependencies.compactMap { dependency in
-                if dependency.slot == .lifetime { return nil }
-                let described = dependency.registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
-                return (described.name ?? String(describing: dependency.slot), described.wrapped)
-            }
+        let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
+        return dependencies.compactMap { dependency in
+            if dependency.slot == .lifetime { return nil }
+            let described = dependency.registrar?.describe(dependency.slot)
+            return (described?.name ?? String(describing: dependency.slot), described?.wrapped)
         }
     }
 
