@@ -27,9 +27,8 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let observer = WeakReference(observer)
-        let direct = Self._directDelivery(keyPath: keyPath, observer: observer, block: block)
-        _registerTyped(object, keyPath: keyPath, options: options, observer: observer, direct: direct, handler: block)
+        let direct = Self._directDelivery(keyPath: keyPath, observer: WeakReference(observer), block: block)
+        _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -163,7 +162,7 @@ extension KVOController {
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
         let current = lock.withLock {
-            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
+            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? []
         }
         // Names are found outside the lock: finding them may load, and so release, registrars.
         let matching = Set(
@@ -178,7 +177,6 @@ extension KVOController {
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
-        observer: WeakReference<Observer>,
         direct: @escaping DirectDelivery,
         handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
@@ -187,8 +185,7 @@ extension KVOController {
             reader: .typed(keyPath),
             keyPath: keyPath,
             options: options,
-            observer: observer,
-            direct: direct,
+            prepare: { $0.direct = direct },
             handler: handler
         )
     }
@@ -220,20 +217,17 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
-        observer: WeakReference<Observer>? = nil,
-        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        let observer = observer ?? WeakReference(self.observer)
+        let observer = WeakReference(self.observer)
         registerLoadingNothing(
             object,
             reader: reader,
             keyPath: keyPath,
             stringKeyPath: stringKeyPath,
             options: options,
-            direct: direct,
             prepare: prepare,
             onError: onError
         ) { object, change in
@@ -251,19 +245,18 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String?,
         options: KVOOptions,
-        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)?,
         onError: ((KVOError) -> Void)?,
         handler: @escaping (Object, KVOChange<Value>) -> Void
     ) {
         let id = ObjectIdentifier(object)
         let reservation = Reservation(objectID: id, keyPath: keyPath)
-        let (observed, others): (Bool, InlineList<KVOInfo>) = lock.withLock {
-            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
+        let (observed, others): (Bool, [KVOInfo]) = lock.withLock {
+            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? []
             if reserved.contains(where: { $0.matches(reservation) })
                 || current.contains(where: { $0.keyPath == keyPath })
             {
-                return (true, InlineList())
+                return (true, [])
             }
             reserved.append(reservation)
             return (false, current)
@@ -283,7 +276,6 @@ extension KVOController {
                 options: options,
                 owner: self,
                 stringKeyPath: stringKeyPath,
-                direct: direct,
                 prepare: prepare,
                 handler: handler
             )
@@ -299,7 +291,7 @@ extension KVOController {
             sameChain = Set(crossForm.filter { $0.namePath == namePath }.map(ObjectIdentifier.init))
         }
 
-        var stale = InlineList<KVOInfo>()
+        var stale: [KVOInfo] = []
         let lost: Bool = lock.withLock {
             var entry = entries[id] ?? ObservedEntry(object: object)
             if entry.object !== object {

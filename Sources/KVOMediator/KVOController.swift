@@ -101,7 +101,7 @@ public final class KVOController<Observer: AnyObject> {
         let removed: [KVOInfo] = lock.withLock {
             guard let entry = entries[id], entry.object === object else { return [] }
             entries[id] = nil
-            return Array(entry.infos)
+            return entry.infos
         }
         KVODispatcher.shared.unregister(removed)
     }
@@ -132,9 +132,9 @@ struct ObservedEntry {
     /// The object's type and identity, for descriptions (kept so that no string is built per observe).
     let objectType: AnyObject.Type
     let objectID: ObjectIdentifier
-    var infos: InlineList<KVOInfo>
+    var infos: [KVOInfo]
 
-    init(object: AnyObject, infos: InlineList<KVOInfo> = InlineList()) {
+    init(object: AnyObject, infos: [KVOInfo] = []) {
         self.object = object
         self.objectType = type(of: object)
         self.objectID = ObjectIdentifier(object)

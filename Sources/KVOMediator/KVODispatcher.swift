@@ -22,7 +22,6 @@ final class KVODispatcher: Sendable {
         options: KVOOptions,
         owner: (any KVOInfoOwner)?,
         stringKeyPath: String? = nil,
-        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onObjectDeinit: (() -> Void)? = nil,
         handler: @escaping TypedKVOInfo<Object, Value>.Handler
@@ -36,7 +35,6 @@ final class KVODispatcher: Sendable {
         )
         info.owner = owner
         info.stringKeyPath = stringKeyPath
-        info.direct = direct
         prepare?(info)
         let value = try info.start(on: object)
         return (info, value)

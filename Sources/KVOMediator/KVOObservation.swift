@@ -129,7 +129,7 @@ extension KeyValueObservable {
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            direct: direct,
+            prepare: { $0.direct = direct },
             handler: changeHandler
         )
         let observation = KVOObservation(info: registration.info)

@@ -57,7 +57,7 @@ struct SlotEntry {
     /// For an `@Observed` property read through a typed key path, that key path (which names the
     /// property precisely enough to tell a plain chain from a computed property).
     var wrapped: AnyKeyPath?
-    var infos: InlineList<KVOInfo>
+    var infos: [KVOInfo]
 }
 
 // MARK: - The table
@@ -94,7 +94,7 @@ extension KVORegistrar {
                 }
                 return
             }
-            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info)))
+            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: [info]))
             observerFlag.store(true, ordering: .releasing)
         }
     }
@@ -119,9 +119,9 @@ extension KVORegistrar {
         }
     }
 
-    func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
+    func infos(for slot: SlotKey) -> [KVOInfo] {
         lock.withLock {
-            guard let index = entryIndex(for: slot) else { return InlineList() }
+            guard let index = entryIndex(for: slot) else { return [] }
             return slots[index].infos
         }
     }
@@ -204,25 +204,21 @@ extension KVORegistrar {
     ) {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
-        // The common case, one registration of exactly this property, is taken out of the lock as one
-        // retained reference, with no list copied.
-        var several: InlineList<KVOInfo>? = nil
-        let single: Unmanaged<KVOInfo>? = lock.withLock {
-            guard let index = entryIndex(for: .field(field)) else { return nil }
-            if let only = slots[index].infos.only, only.isDirect { return .passRetained(only) }
-            several = slots[index].infos
-            return nil
-        }
-        if let single {
-            single._withUnsafeGuaranteedRef { info in
-                info.priorDirect(object: object, oldValue: oldValue, type: type)
-                store()
-                info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+        let infos = infos(for: .field(field))
+        if infos.count == 1 {
+            // The common case: one registration of exactly this property (the array keeps it alive).
+            let direct = infos.withUnsafeBufferPointer { buffer in
+                Unmanaged.passUnretained(buffer[0])._withUnsafeGuaranteedRef { info -> Bool in
+                    guard info.isDirect else { return false }
+                    info.priorDirect(object: object, oldValue: oldValue, type: type)
+                    store()
+                    info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+                    return true
+                }
             }
-            single.release()
-            return
+            if direct { return }
         }
-        guard let infos = several else { return store() }
+        if infos.isEmpty { return store() }
         var captured: [CapturedValue?] = []
         captured.reserveCapacity(infos.count)
         for info in infos {
@@ -258,7 +254,7 @@ extension KVORegistrar {
         on object: Object
     ) -> [KVOInfo] {
         let accesses = accesses(readBy: keyPath, on: object)
-        if accesses.isEmpty { return Array(infos(for: .keyPath(keyPath))) }
+        if accesses.isEmpty { return infos(for: .keyPath(keyPath)) }
         var result: [KVOInfo] = []
         for access in accesses {
             for info in infos(for: access.slot) where !result.contains(where: { $0 === info }) {

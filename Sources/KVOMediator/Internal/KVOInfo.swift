@@ -44,7 +44,7 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     let valueType: ObjectIdentifier
 
     // Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) private var dependencies = InlineList<Dependency>()
+    @exclusivity(unchecked) private var dependencies: [Dependency] = []
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var appliedTicket = 0
 
@@ -151,7 +151,7 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     final func prune(keeping accesses: [Access], ticket: Int) {
         // Registrars loaded from weak references stay alive until the lock is released: were the last
         // reference dropped under it, their deinit would run here and take locks out of order.
-        var loaded = InlineList<KVORegistrar>()
+        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         if !closed, ticket > appliedTicket {
@@ -173,18 +173,19 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     }
 
     private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
-        var loaded = InlineList<KVORegistrar>()
+        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         closed = true
         let ended = dependencies
-        dependencies = InlineList()
+        dependencies = []
         lock.unlock()
         // Closed: nothing can subscribe again, so removing outside the lock is safe.
-        for dependency in ended {
-            guard dependency.registrarID != dyingRegistrar, let registrar = dependency.registrar else { continue }
-            loaded.append(registrar)
-            registrar.remove(self, for: dependency.slot)
+        for dependency in ended where dependency.registrarID != dyingRegistrar {
+            if let registrar = dependency.registrar {
+                loaded.append(registrar)
+                registrar.remove(self, for: dependency.slot)
+            }
         }
         withExtendedLifetime(loaded) {}
     }
