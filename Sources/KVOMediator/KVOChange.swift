@@ -38,7 +38,15 @@ public struct KVOChange<Value> {
     /// True on the record delivered before a change (`.prior`).
     public var isPrior: Bool
     /// The key path that was observed and fired.
-    public var keyPath: AnyKeyPath
+    public var keyPath: AnyKeyPath {
+        get { _keyPathHolder.keyPath }
+        set { _keyPathHolder = _KeyPathHolder(newValue) }
+    }
+    /// Holds `keyPath`. For records the library delivers it is the registration itself, so that a
+    /// notification retains an object of that registration only, never a key path object that
+    /// registrations on other threads share (a contended reference count on every change).
+    @usableFromInline
+    var _keyPathHolder: _KeyPathHolder
 
     /// Creates a change record.
     @inlinable
@@ -55,6 +63,36 @@ public struct KVOChange<Value> {
         self.newValue = newValue
         self.indexes = indexes
         self.isPrior = isPrior
+        self._keyPathHolder = _KeyPathHolder(keyPath)
+    }
+
+    /// A record whose key path is held by `holder` (a registration).
+    @inlinable
+    init(
+        kind: KVOChangeKind = .setting,
+        oldValue: Value? = nil,
+        newValue: Value? = nil,
+        indexes: IndexSet? = nil,
+        isPrior: Bool = false,
+        holder: _KeyPathHolder
+    ) {
+        self.kind = kind
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self.indexes = indexes
+        self.isPrior = isPrior
+        self._keyPathHolder = holder
+    }
+}
+
+/// An immutable reference to a key path: what ``KVOChange`` stores. Registrations are holders too.
+@usableFromInline
+class _KeyPathHolder: @unchecked Sendable {  // immutable
+    @usableFromInline
+    final let keyPath: AnyKeyPath
+
+    @usableFromInline
+    init(_ keyPath: AnyKeyPath) {
         self.keyPath = keyPath
     }
 }
@@ -62,7 +100,12 @@ public struct KVOChange<Value> {
 // Key path objects are immutable once formed; the only non-Sendable stored property is `keyPath`.
 extension KVOChange: @unchecked Sendable where Value: Sendable {}
 
-extension KVOChange: Equatable where Value: Equatable {}
+extension KVOChange: Equatable where Value: Equatable {
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.kind == rhs.kind && lhs.oldValue == rhs.oldValue && lhs.newValue == rhs.newValue
+            && lhs.indexes == rhs.indexes && lhs.isPrior == rhs.isPrior && lhs.keyPath == rhs.keyPath
+    }
+}
 
 extension KVOChange: CustomStringConvertible {
     public var description: String {
@@ -84,7 +127,7 @@ extension KVOChange {
             newValue: newValue.map { $0 as Any },
             indexes: indexes,
             isPrior: isPrior,
-            keyPath: keyPath
+            holder: _keyPathHolder
         )
     }
 }
@@ -92,12 +135,12 @@ extension KVOChange {
 extension KVOChange {
     /// A setting record from values passed by address (nil when not asked for), as direct deliveries get them.
     @inlinable
-    init(oldAddress: UnsafeRawPointer?, newAddress: UnsafeRawPointer?, isPrior: Bool, keyPath: AnyKeyPath) {
+    init(oldAddress: UnsafeRawPointer?, newAddress: UnsafeRawPointer?, isPrior: Bool, holder: _KeyPathHolder) {
         self.init(
             oldValue: oldAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
             newValue: newAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
             isPrior: isPrior,
-            keyPath: keyPath
+            holder: holder
         )
     }
 }

@@ -197,15 +197,9 @@ extension KVOController {
         observer: WeakReference<Observer>,
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) -> DirectDelivery {
-        let anyKeyPath: AnyKeyPath = keyPath
-        return { object, oldValue, newValue, isPrior in
+        return { object, oldValue, newValue, isPrior, holder in
             guard let observer = observer.object else { return }
-            let change = KVOChange<Value>(
-                oldAddress: oldValue,
-                newAddress: newValue,
-                isPrior: isPrior,
-                keyPath: anyKeyPath
-            )
+            let change = KVOChange<Value>(oldAddress: oldValue, newAddress: newValue, isPrior: isPrior, holder: holder)
             block(observer, unsafeDowncast(object, to: Object.self), change)
         }
     }

@@ -104,13 +104,12 @@ extension KeyValueObservable {
         options: KVOOptions = [.new],
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
-        let anyKeyPath: AnyKeyPath = keyPath
-        let direct: DirectDelivery = { object, oldValue, newValue, isPrior in
+        let direct: DirectDelivery = { object, oldValue, newValue, isPrior, holder in
             let change = KVOChange<Value>(
                 oldAddress: oldValue,
                 newAddress: newValue,
                 isPrior: isPrior,
-                keyPath: anyKeyPath
+                holder: holder
             )
             changeHandler(unsafeDowncast(object, to: Self.self), change)
         }

@@ -204,20 +204,27 @@ extension KVORegistrar {
     ) {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
-        let infos = infos(for: .field(field))
-        if infos.count == 1 {
-            // The common case: one registration of exactly this property (the array keeps it alive).
-            let direct = infos.withUnsafeBufferPointer { buffer in
-                Unmanaged.passUnretained(buffer[0])._withUnsafeGuaranteedRef { info -> Bool in
-                    guard info.isDirect else { return false }
-                    info.priorDirect(object: object, oldValue: oldValue, type: type)
-                    store()
-                    info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
-                    return true
-                }
-            }
-            if direct { return }
+        lock.lock()
+        guard let index = entryIndex(for: .field(field)) else {
+            lock.unlock()
+            return store()
         }
+        // The common case: one registration of exactly this property. It enters its gate under the
+        // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
+        // so it is used from here on with no reference counting and no copy of the table.
+        if slots[index].infos.count == 1 {
+            let single = slots[index].infos.withUnsafeBufferPointer { Unmanaged.passUnretained($0[0]) }
+            let entered = single._withUnsafeGuaranteedRef { $0.isDirect && $0.tryEnter() }
+            if entered {
+                lock.unlock()
+                single._withUnsafeGuaranteedRef { info in
+                    info.setDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+                }
+                return
+            }
+        }
+        let infos = slots[index].infos
+        lock.unlock()
         if infos.isEmpty { return store() }
         var captured: [CapturedValue?] = []
         captured.reserveCapacity(infos.count)

@@ -1,3 +1,4 @@
+import Foundation
 import KVOMediator
 import Testing
 
@@ -44,6 +45,66 @@ import Testing
         circle.radius = 3
         #expect(counter.count == 1)
         #expect(holder.token?.isValid == false)
+    }
+
+    @Test func tokenDroppedInsideItsOwnCallbackReleasesTheCallbackOnReturn() throws {
+        let circle = Circle()
+        let counter = CallCounter()
+        let holder = TokenHolder()
+        weak var weakProbe: CapturedProbe?
+        do {
+            let probe = CapturedProbe()
+            weakProbe = probe
+            holder.token = try circle.observe(\.radius, options: [.prior, .old, .new]) { _, change in
+                withExtendedLifetime(probe) {}
+                counter.increment()
+                // The prior record ends the registration: the change record of this set is not sent.
+                if change.isPrior { holder.token = nil }
+            }
+        }
+        #expect(weakProbe != nil)
+        circle.radius = 2
+        #expect(holder.token == nil)
+        #expect(weakProbe == nil)
+        circle.radius = 3
+        #expect(counter.count == 1)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+    }
+
+    /// A registration whose last owner lets it go from inside another callback (where ending does not
+    /// wait), while a callback of it runs on another thread: it stays alive, and keeps what its
+    /// callback captured, until that callback returns; then both go, and nothing more is called.
+    @Test func registrationEndedWhileItsCallbackRunsOnAnotherThreadOutlivesThatCallback() throws {
+        let circle = Circle()
+        let trigger = Circle()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let counter = CallCounter()
+        let holder = TokenHolder()
+        weak var weakProbe: CapturedProbe?
+        do {
+            let probe = CapturedProbe()
+            weakProbe = probe
+            holder.token = try circle.observe(\.borderWidth, options: [.new]) { _, _ in
+                withExtendedLifetime(probe) {}
+                counter.increment()
+                entered.signal()
+                proceed.wait()
+            }
+        }
+        let writer = TestThread { circle.borderWidth = 1 }
+        entered.wait()
+        let ender = try trigger.observe(\.radius) { _, _ in holder.token = nil }
+        trigger.radius = 2
+        #expect(holder.token == nil)
+        #expect(weakProbe != nil)
+        proceed.signal()
+        #expect(writer.join())
+        #expect(weakProbe == nil)
+        circle.borderWidth = 2
+        #expect(counter.count == 1)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+        withExtendedLifetime(ender) {}
     }
 
     @Test func tokenBecomesInvalidWhenTheObjectDeinitialises() throws {
@@ -116,6 +177,22 @@ import Testing
 }
 
 /// Keeps a token where its own callback can reach it.
-final class TokenHolder: @unchecked Sendable {  // written once before any callback runs
-    var token: KVOObservation?
+final class TokenHolder: @unchecked Sendable {  // `stored` is guarded by `lock`
+    private let lock = NSLock()
+    private var stored: KVOObservation?
+
+    var token: KVOObservation? {
+        get { lock.withLock { stored } }
+        set {
+            // The old token is released outside the lock: its deinit ends the registration.
+            let old = lock.withLock {
+                defer { stored = newValue }
+                return stored
+            }
+            withExtendedLifetime(old) {}
+        }
+    }
 }
+
+/// Something a callback captures, to see when the library lets go of its callbacks.
+final class CapturedProbe: Sendable {}

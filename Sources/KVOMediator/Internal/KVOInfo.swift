@@ -18,12 +18,20 @@ struct Dependency {
 /// Its state lives in one atomic word, the gate: initial → observing (after `start`) → not observing
 /// (cancelled). A callback runs only after entering the gate, which fails once cancelled; `cancel()`
 /// then waits for callbacks already in flight on other threads, so none runs after it returns.
-class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields are guarded by the striped lock
+///
+/// While a thread is in the gate, the registration stays allocated even if nothing else holds it:
+/// its owners release it only after `cancel()`, which either waited for every thread in the gate,
+/// or (called from inside a callback, where it must not wait) retained it for the last thread to
+/// leave the gate to release (the hold bit). So the notification fast path enters the gate under
+/// its registrar's lock and then uses the registration with no reference counting.
+class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dependencies: the striped lock
     static let cancelledBit = 1
     static let directBit = 2
     /// Set once the callbacks have been released (after cancellation, with none in flight).
     static let releasedBit = 4
-    static let inFlightUnit = 8
+    /// Set while a canceller that did not wait holds a retain for the last thread leaving the gate.
+    static let holdBit = 8
+    static let inFlightUnit = 16
 
     let gate = Atomic<Int>(0)
     let tickets = Atomic<Int>(0)
@@ -35,8 +43,9 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// The string key path this registration was made with, if any (set before it starts).
     @exclusivity(unchecked) var stringKeyPath: String?
     /// A delivery specialised for the concrete types by the caller's module (set before it starts):
-    /// direct changes go through it with no generic work at run time.
-    @exclusivity(unchecked) var direct: DirectDelivery?
+    /// direct changes go through it with no generic work at run time. Held unmanaged, so that a
+    /// delivery inside the gate (where it cannot be released) calls it with no reference counting.
+    @exclusivity(unchecked) private var directBox: Unmanaged<DirectBox>?
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
     @exclusivity(unchecked) var wantsWholeValues = false
@@ -48,15 +57,26 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var appliedTicket = 0
 
-    init(options: KVOOptions, object: some KeyValueObservable, valueType: Any.Type) {
+    init(keyPath: AnyKeyPath, options: KVOOptions, object: some KeyValueObservable, valueType: Any.Type) {
         self.options = options
         self.valueType = ObjectIdentifier(valueType)
         self.objectID = ObjectIdentifier(object)
         self.rootRegistrarID = ObjectIdentifier(object.kvoRegistrar)
+        super.init(keyPath)
     }
 
-    /// The key path this registration observes.
-    var keyPath: AnyKeyPath { fatalError("abstract") }
+    deinit {
+        directBox?.release()
+    }
+
+    /// The direct delivery; set once, before the registration starts.
+    final var direct: DirectDelivery? {
+        get { directBox?.takeUnretainedValue().deliver }
+        set {
+            directBox?.release()
+            directBox = newValue.map { Unmanaged.passRetained(DirectBox($0)) }
+        }
+    }
 
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
     /// new values are the change and nothing needs re-reading or re-tracking.
@@ -73,19 +93,49 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// Runs `body` as a callback of this registration unless it has been cancelled.
     @inline(__always)
     final func deliver(_ body: () -> Void) {
+        guard tryEnter() else { return }
+        asCallback(body)
+        leave()
+    }
+
+    /// Enters the gate unless cancelled: a callback may then run until `leave()`.
+    @inline(__always)
+    final func tryEnter() -> Bool {
         var state = gate.load(ordering: .relaxed)
         while true {
-            if state & Self.cancelledBit != 0 { return }
+            if state & Self.cancelledBit != 0 { return false }
             let (exchanged, original) = gate.compareExchange(
                 expected: state,
                 desired: state &+ Self.inFlightUnit,
                 ordering: .acquiring
             )
-            if exchanged { break }
+            if exchanged { return true }
             state = original
         }
+    }
+
+    /// Leaves the gate. Once out, this thread must not touch the registration (a waiting canceller
+    /// may let it go), unless it is the last one out and holds the canceller's retain.
+    @inline(__always)
+    final func leave() {
+        let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
+        if after < Self.inFlightUnit, after & Self.holdBit != 0 { lastOutReleases() }
+    }
+
+    /// The last thread out of the gate of a registration cancelled from inside a callback: releases
+    /// the callbacks, then the retain the canceller left it.
+    @inline(never)
+    private func lastOutReleases() {
+        releaseCallbacksOnce()
+        gate.bitwiseAnd(~Self.holdBit, ordering: .acquiringAndReleasing)
+        Unmanaged.passUnretained(self).release()
+    }
+
+    /// Runs `body` as a callback on this thread: no tracker while user code runs (its reads are not the
+    /// evaluation's), and counted in the thread's delivery depth.
+    @inline(__always)
+    final func asCallback(_ body: () -> Void) {
         ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
-            // No tracker while user code runs: its reads are not the evaluation's (a getter may have set something).
             let tracker = context.tracker
             if tracker != nil { context.tracker = nil }
             context.deliveryDepth += 1
@@ -93,21 +143,40 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
             context.deliveryDepth -= 1
             if tracker != nil { context.tracker = tracker }
         }
-        let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
-        if after & Self.cancelledBit != 0, after < Self.inFlightUnit { releaseCallbacksOnce() }
     }
 
     /// Drops the callbacks (and whatever they capture) once cancelled with none in flight, so that a
     /// block capturing its own token or controller makes no cycle that outlives the registration.
-    private func releaseCallbacksIfIdle() {
-        let state = gate.load(ordering: .acquiring)
-        if state & Self.cancelledBit != 0, state < Self.inFlightUnit { releaseCallbacksOnce() }
+    /// Called by a canceller that does not wait (the caller holds a reference): releases them now if
+    /// no thread is in the gate, or leaves that to the last thread out, with a retain that keeps this
+    /// registration alive until then.
+    private func releaseCallbacksWhenIdle() {
+        var state = gate.load(ordering: .acquiring)
+        if state < Self.inFlightUnit { return releaseCallbacksOnce() }
+        if state & Self.holdBit != 0 { return }
+        let retained = Unmanaged.passRetained(self)
+        while true {
+            if state < Self.inFlightUnit || state & Self.holdBit != 0 {
+                retained.release()
+                if state < Self.inFlightUnit { releaseCallbacksOnce() }
+                return
+            }
+            let (exchanged, original) = gate.compareExchange(
+                expected: state,
+                desired: state | Self.holdBit,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { return }
+            state = original
+        }
     }
 
     private func releaseCallbacksOnce() {
         let previous = gate.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.releasedBit == 0 else { return }
-        direct = nil
+        let box = directBox
+        directBox = nil
+        box?.release()
         releaseCallbacks()
     }
 
@@ -124,8 +193,10 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
                 spins += 1
                 if spins > 64 { yieldThread() }
             }
+            releaseCallbacksOnce()
+        } else {
+            releaseCallbacksWhenIdle()
         }
-        releaseCallbacksIfIdle()
     }
 
     // MARK: Dependencies
@@ -195,6 +266,7 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
         if registrarID == rootRegistrarID {
             // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
             // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
+            // (The caller, the dying registrar, holds a reference throughout.)
             let previous = gate.wrappingAdd(Self.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
             let context = ThreadContext.current
             context.deliveryDepth += 1
@@ -203,8 +275,8 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
             owner?.infoDidEnd(self)
             if previous & Self.cancelledBit == 0 { observedObjectDidDeinit() }
             context.deliveryDepth -= 1
-            let after = gate.wrappingSubtract(Self.inFlightUnit, ordering: .acquiringAndReleasing).newValue
-            if after < Self.inFlightUnit { releaseCallbacksOnce() }
+            leave()
+            releaseCallbacksWhenIdle()
         } else {
             let lock = StripedLocks.lock(for: self)
             lock.withLock { dependencies.removeAll { $0.registrarID == registrarID } }
@@ -238,26 +310,52 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     /// Before a set of a direct registration's slot: the prior record, if asked for.
     final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
         guard options.contains(.prior) else { return }
-        let old = options.contains(.old) ? oldValue : nil
-        deliver {
-            if let direct, ObjectIdentifier(type) == valueType {
-                direct(object, old, nil, true)
-            } else {
-                deliverLoading(object: object, oldValue: old, newValue: nil, type: type, isPrior: true)
-            }
-        }
+        deliver { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
     }
 
     /// After a set of a direct registration's slot: the change record from the setter's own values.
     final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
+        deliver { callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false) }
+    }
+
+    /// A whole set of a direct registration's slot, already inside the gate (entered under the
+    /// registrar's lock): the prior record, `store`, the change record; then leaves the gate.
+    final func setDirect(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        if options.contains(.prior) {
+            asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
+        }
+        store()
+        // The prior callback may have cancelled this registration: then no change record.
+        if gate.load(ordering: .acquiring) & Self.cancelledBit == 0 {
+            asCallback {
+                callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+            }
+        }
+        leave()
+    }
+
+    /// Calls back with a direct record (values filtered by the options); inside the gate.
+    @inline(__always)
+    private func callDirect(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer?,
+        type: Any.Type,
+        isPrior: Bool
+    ) {
         let old = options.contains(.old) ? oldValue : nil
         let new = options.contains(.new) ? newValue : nil
-        deliver {
-            if let direct, ObjectIdentifier(type) == valueType {
-                direct(object, old, new, false)
-            } else {
-                deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: false)
-            }
+        if let directBox, ObjectIdentifier(type) == valueType {
+            // Inside the gate the box cannot be released.
+            directBox._withUnsafeGuaranteedRef { $0.deliver(object, old, new, isPrior, self) }
+        } else {
+            deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: isPrior)
         }
     }
 
@@ -295,10 +393,19 @@ class KVOInfo: @unchecked Sendable {  // the gate is atomic; dependency fields a
     func changeEvaluated(captured: CapturedValue) {}
 }
 
-/// A direct delivery: the object, the old and new values' addresses (nil when not asked for), and
-/// whether it is the prior record.
+/// A direct delivery: the object, the old and new values' addresses (nil when not asked for),
+/// whether it is the prior record, and the registration (which holds the record's key path).
 @usableFromInline
-typealias DirectDelivery = (AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Bool) -> Void
+typealias DirectDelivery = (AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Bool, _KeyPathHolder) -> Void
+
+/// Holds a direct delivery, so that the registration can keep it unmanaged.
+final class DirectBox {
+    let deliver: DirectDelivery
+
+    init(_ deliver: @escaping DirectDelivery) {
+        self.deliver = deliver
+    }
+}
 
 /// The value of type `type` at `pointer`, boxed.
 func loadValue(at pointer: UnsafeRawPointer, as type: Any.Type) -> Any {

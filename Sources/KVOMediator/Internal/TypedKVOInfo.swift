@@ -16,7 +16,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     @exclusivity(unchecked) private weak var object: Object?  // weak loads are atomic
     private let reader: Reader
-    private let observedKeyPath: AnyKeyPath
     // Read only inside the gate (or before the registration starts); released once cancelled and idle.
     @exclusivity(unchecked) private var handler: Handler?
     @exclusivity(unchecked) private var onObjectDeinit: (() -> Void)?
@@ -30,17 +29,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ) {
         self.object = object
         self.reader = reader
+        let keyPath: AnyKeyPath
         switch reader {
-        case .typed(let keyPath): self.observedKeyPath = keyPath
-        case .partial(let keyPath): self.observedKeyPath = keyPath
-        case .flattening(let keyPath): self.observedKeyPath = keyPath
+        case .typed(let typed): keyPath = typed
+        case .partial(let partial): keyPath = partial
+        case .flattening(let flattening): keyPath = flattening
         }
         self.handler = handler
         self.onObjectDeinit = onObjectDeinit
-        super.init(options: options, object: object, valueType: Value.self)
+        super.init(keyPath: keyPath, options: options, object: object, valueType: Value.self)
     }
-
-    override var keyPath: AnyKeyPath { observedKeyPath }
 
     private func read(_ object: Object) -> Value {
         switch reader {
@@ -53,7 +51,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Reads the value, then the declared affecting key paths, so that a tracker sees what both read.
     private func evaluate(_ object: Object) -> Value {
         let value = read(object)
-        for affecting in type(of: object).keyPathsAffectingValue(for: observedKeyPath) {
+        for affecting in type(of: object).keyPathsAffectingValue(for: keyPath) {
             _ = object[keyPath: affecting]
         }
         return value
@@ -70,7 +68,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let accesses = tracker.accesses
         guard !accesses.isEmpty else {
             cancel()
-            throw KVOError.nothingObservable(keyPath: observedKeyPath, type: Object.self)
+            throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
         prune(keeping: accesses, ticket: ticket)
         let root = object.kvoRegistrar
@@ -79,7 +77,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             subscribe(Access(registrar: root, slot: .lifetime))
         }
         if !wantsWholeValues, accesses.count == 1, accesses[0].registrar === root,
-            accesses[0].wrapped == observedKeyPath
+            accesses[0].wrapped == keyPath
         {
             gate.bitwiseOr(Self.directBit, ordering: .relaxed)
         }
@@ -89,7 +87,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Delivers the `.initial` record, if asked for, synchronously.
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
-        let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: observedKeyPath)
+        let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, holder: self)
         deliver { handler?(object, change) }
     }
 
@@ -113,7 +111,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             oldValue: oldValue.map { loadValue(at: $0, as: type) as! Value },
             newValue: newValue.map { loadValue(at: $0, as: type) as! Value },
             isPrior: isPrior,
-            keyPath: observedKeyPath
+            holder: self
         )
         handler?(unsafeDowncast(object, to: Object.self), change)
     }
@@ -130,7 +128,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
             indexes: indexes,
             isPrior: true,
-            keyPath: observedKeyPath
+            holder: self
         )
         let object = unsafeDowncast(object, to: Object.self)
         deliver { handler?(object, change) }
@@ -148,7 +146,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
             newValue: options.contains(.new) ? newElements.map { reinterpret($0, as: Value.self) } : nil,
             indexes: indexes,
-            keyPath: observedKeyPath
+            holder: self
         )
         let object = unsafeDowncast(object, to: Object.self)
         deliver { handler?(object, change) }
@@ -161,7 +159,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             let change = KVOChange<Value>(
                 oldValue: options.contains(.old) ? oldValue : nil,
                 isPrior: true,
-                keyPath: observedKeyPath
+                holder: self
             )
             deliver { handler?(object, change) }
         }
@@ -179,7 +177,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let change = KVOChange<Value>(
             oldValue: oldValue,
             newValue: options.contains(.new) ? newValue : nil,
-            keyPath: observedKeyPath
+            holder: self
         )
         deliver { handler?(object, change) }
     }
