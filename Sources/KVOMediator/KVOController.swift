@@ -108,11 +108,16 @@ public final class KVOController<Observer: AnyObject> {
 
     /// Stops observing everything; calling it again does nothing. `deinit` calls it.
     public func unobserveAll() {
-        let removed: [ObservedEntry] = lock.withLock {
+        var removed: [ObservedEntry] = lock.withLock {
             let all = Array(entries.values)
             entries = [:]
             return all
         }
+        // In the order of the objects' addresses rather than the table's (which is at random): the
+        // objects, and the registrations on them, were mostly made in that order, so a large
+        // teardown walks memory forward, where the processor prefetches, instead of missing the
+        // cache at every step.
+        removed.sort { $0.objectID < $1.objectID }
         KVODispatcher.shared.unregister(removed.lazy.flatMap(\.infos))
     }
 

@@ -20,7 +20,9 @@ import Synchronization
 public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by `lock`; the flag is atomic
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
-    private let lock = Lock()
+    /// The lock's word, kept in the registrar: a notification writes it twice, and another object's
+    /// lock in the same cache line would make threads changing different objects contend.
+    private let lockWord = Atomic<UInt32>(0)
     // Guarded by `lock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var slots: [SlotEntry] = []
     /// The class of the object that owns this registrar, once a read reported it: names its fields.
@@ -28,11 +30,34 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
     @exclusivity(unchecked) private var lifetimeInfos: [KVOInfo] = []
 
+    /// Never read: keeps what is allocated after this registrar (often the next observed object) out
+    /// of the cache line of the lock word.
+    private let padding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+
     /// Creates an empty registrar.
     public init() {}
 
+    // The lock guarding `slots`, `ownerType` and `lifetimeInfos`.
+
+    @inline(__always)
+    private func lock() {
+        acquireSpinLock(lockWord)
+    }
+
+    @inline(__always)
+    private func unlock() {
+        releaseSpinLock(lockWord)
+    }
+
+    @inline(__always)
+    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        acquireSpinLock(lockWord)
+        defer { releaseSpinLock(lockWord) }
+        return try body()
+    }
+
     deinit {
-        let (entries, rooted) = lock.withLock {
+        let (entries, rooted) = withLock {
             let taken = (slots, lifetimeInfos)
             slots = []
             lifetimeInfos = []
@@ -81,7 +106,7 @@ extension KVORegistrar {
     }
 
     func add(_ info: KVOInfo, for access: Access) {
-        lock.withLock {
+        withLock {
             if ownerType == nil, let objectType = access.objectType { ownerType = objectType }
             if access.slot == .lifetime {
                 lifetimeInfos.append(info)
@@ -100,7 +125,7 @@ extension KVORegistrar {
     }
 
     func remove(_ info: KVOInfo, for slot: SlotKey) {
-        lock.withLock {
+        withLock {
             if slot == .lifetime {
                 lifetimeInfos.removeAll { $0 === info }
                 return
@@ -120,7 +145,7 @@ extension KVORegistrar {
     }
 
     func infos(for slot: SlotKey) -> [KVOInfo] {
-        lock.withLock {
+        withLock {
             guard let index = entryIndex(for: slot) else { return [] }
             return slots[index].infos
         }
@@ -128,7 +153,7 @@ extension KVORegistrar {
 
     /// The property name of a slot (for `@Observed` properties) and the typed key path that read it.
     func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
-        lock.withLock {
+        withLock {
             guard case .field(let offset) = slot else { return (nil, nil) }
             let name = ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }
             return (name, entryIndex(for: slot).flatMap { slots[$0].wrapped })
@@ -137,7 +162,7 @@ extension KVORegistrar {
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
     var registrationCount: Int {
-        lock.withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
+        withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
     }
 }
 // MARK: - Announcements
@@ -204,9 +229,9 @@ extension KVORegistrar {
     ) {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
-        lock.lock()
+        lock()
         guard let index = entryIndex(for: .field(field)) else {
-            lock.unlock()
+            unlock()
             return store()
         }
         // The common case: one registration of exactly this property. It enters its gate under the
@@ -216,7 +241,7 @@ extension KVORegistrar {
             let single = slots[index].infos.withUnsafeBufferPointer { Unmanaged.passUnretained($0[0]) }
             let entered = single._withUnsafeGuaranteedRef { $0.isDirect && $0.tryEnter() }
             if entered {
-                lock.unlock()
+                unlock()
                 single._withUnsafeGuaranteedRef { info in
                     info.setDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
                 }
@@ -224,7 +249,7 @@ extension KVORegistrar {
             }
         }
         let infos = slots[index].infos
-        lock.unlock()
+        unlock()
         if infos.isEmpty { return store() }
         var captured: [CapturedValue?] = []
         captured.reserveCapacity(infos.count)
