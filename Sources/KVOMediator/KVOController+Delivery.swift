@@ -30,7 +30,7 @@ extension KVOController {
     ) {
         guard let object else { return }
         let serial = DispatchQueue(label: "KVOMediator.delivery", target: queue)
-        let observer = WeakReference(self.observer)
+        let observer = _observer
         let hop = HopContext()
         register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
             _,
@@ -76,7 +76,7 @@ extension KVOController {
         onMainActor block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let observer = WeakReference(self.observer)
+        let observer = _observer
         let hop = HopContext()
         register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
             _,

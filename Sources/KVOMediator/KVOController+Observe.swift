@@ -27,7 +27,7 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let direct = Self._directDelivery(keyPath: keyPath, observer: WeakReference(observer), block: block)
+        let direct = Self._directDelivery(keyPath: keyPath, observer: _observer, block: block)
         _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
     }
 
@@ -215,7 +215,7 @@ extension KVOController {
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        let observer = WeakReference(self.observer)
+        let observer = _observer
         registerLoadingNothing(
             object,
             reader: reader,

@@ -33,7 +33,10 @@
 ///   ``errorHandler`` receives a ``KVOError`` naming the type and the key path.
 public final class KVOController<Observer: AnyObject> {
     /// The observer, held weakly; nil once it has gone.
-    public private(set) weak var observer: Observer?
+    public var observer: Observer? { _observer.object }
+    /// The one weak reference to the observer, which every registration's callbacks load it from.
+    @usableFromInline
+    let _observer: WeakReference<Observer>
     /// Whether observed objects are held strongly until unobserved.
     public let retainsObserved: Bool
     /// Receives the errors of observe calls that do not throw; by default they are printed to standard error.
@@ -55,7 +58,7 @@ public final class KVOController<Observer: AnyObject> {
     ///   - retainsObserved: When true, observed objects are held strongly until unobserved (or until
     ///     the controller goes away); when false (the default) they are held weakly.
     public init(observer: Observer, retainsObserved: Bool = false) {
-        self.observer = observer
+        self._observer = WeakReference(observer)
         self.retainsObserved = retainsObserved
     }
 
