@@ -183,4 +183,33 @@ import Testing
         square.width = 3
         #expect(records.changes.map { $0.newValue as? Int } == [3])
     }
+
+    @Test func propertiesOfGenericClassesResolveByNameAndMeetTheTypedForm() throws {
+        let box = GenericBox(value: [1])
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        try observer.kvoController.observe(box, keyPath: "value", options: [.old, .new]) { _, _, change in
+            records.append(change)
+        }
+        // The typed form names the same slot, so it is the same registration and is ignored.
+        observer.kvoController.observe(box, keyPath: \.value, options: [.new]) { _, _, _ in
+            Issue.record("the typed twin of a string registration must be ignored")
+        }
+        box.value = [1, 2]
+        box.other = "not observed"
+        #expect(records.changes.map { $0.oldValue as? [Int] } == [[1]])
+        #expect(records.changes.map { $0.newValue as? [Int] } == [[1, 2]])
+        #expect(box.kvoRegistrar.registrationCount == 1)
+    }
+}
+
+/// A generic class: its fields' offsets come from its specialised metadata.
+final class GenericBox<Value>: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var other = ""
+    @Observed var value: Value
+
+    init(value: Value) {
+        self.value = value
+    }
 }

@@ -5,6 +5,15 @@
 /// The printed key path gives the number of components (wrapper properties print as `<computed …>`);
 /// the names come from the slots the registration read, in order. The two must agree.
 func namePath(of keyPath: AnyKeyPath, dependencies: [(name: String, wrapped: AnyKeyPath?)]) -> String? {
+    // Exactly the chain of the properties read: their own key paths, appended, equal the key path
+    // (this also holds where the printed form differs, as for properties of generic classes).
+    if let first = dependencies.first?.wrapped {
+        var chain: AnyKeyPath? = first
+        for dependency in dependencies.dropFirst() {
+            chain = dependency.wrapped.flatMap { chain?.appending(path: $0) }
+        }
+        if chain == keyPath { return dependencies.map(\.name).joined(separator: ".") }
+    }
     let printed = String(describing: keyPath)
     let prefix = "\\" + String(describing: type(of: keyPath).rootType) + "."
     guard printed.hasPrefix(prefix) else { return nil }
