@@ -16,6 +16,9 @@ extension KeyValueObservable {
     /// Observers of key paths that go through the array (its `count`, a computed property) get a
     /// `.setting`. Assigning the whole array is a `.setting` too.
     ///
+    /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
+    /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.
+    ///
     /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
     /// - Returns: The proxy; it holds the object strongly.
     public func mutableArrayValue<Element>(

@@ -12,6 +12,9 @@ extension KeyValueObservable {
     /// `.removal` with the elements actually removed as `oldValue`; `indexes` is nil for sets.
     /// Assigning the whole set is a `.setting`.
     ///
+    /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
+    /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.
+    ///
     /// - Parameter keyPath: An `@Observed` set property.
     /// - Returns: The proxy; it holds the object strongly.
     public func mutableSetValue<Element: Hashable>(

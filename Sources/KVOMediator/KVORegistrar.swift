@@ -285,7 +285,11 @@ extension KVORegistrar {
         readBy keyPath: KeyPath<Object, Value>,
         on object: Object
     ) -> [KVOInfo] {
-        let accesses = accesses(readBy: keyPath, on: object)
+        infos(readBy: accesses(readBy: keyPath, on: object), keyPath: keyPath)
+    }
+
+    /// The registrations on the slots of `accesses`, the reads `keyPath` makes (see above).
+    private func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
         if accesses.isEmpty { return infos(for: .keyPath(keyPath)) }
         var result: [KVOInfo] = []
         for access in accesses {
@@ -340,7 +344,16 @@ extension KVORegistrar {
             apply(&object[keyPath: keyPath])
             return
         }
-        let infos = infos(readBy: keyPath, on: object)
+        let accesses = accesses(readBy: keyPath, on: object)
+        // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
+        // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
+        if accesses.count == 1, case .field(let offset) = accesses[0].slot, accesses[0].wrapped == keyPath,
+            !Observed<Collection>._notifiesAutomatically(field: offset, of: object)
+        {
+            apply(&object[keyPath: keyPath])
+            return
+        }
+        let infos = infos(readBy: accesses, keyPath: keyPath)
         var captured: [CapturedValue?] = []
         // Only registrations of exactly this collection get its kind and indexes; the rest re-read.
         for info in infos {

@@ -203,4 +203,31 @@ import Testing
             playlist.mutableArrayValue(for: \.songs).remove(at: IndexSet(integer: 4))
         }
     }
+
+    /// As Cocoa's proxies: with automatic notification off, a proxy mutation is silent, and the owner's
+    /// own announcement around it is delivered as a setting.
+    @Test func proxiesOfManuallyAnnouncedCollectionsAnnounceNothingThemselves() {
+        let playlist = ManualPlaylist()
+        let observer = TestObserver()
+        let songs = Recorder<[String]>()
+        let tags = Recorder<Set<String>>()
+        observer.kvoController.observe(playlist, keyPath: \.songs, options: [.old, .new]) { _, _, change in
+            songs.append(change)
+        }
+        observer.kvoController.observe(playlist, keyPath: \.tags, options: [.old, .new]) { _, _, change in
+            tags.append(change)
+        }
+        playlist.mutableArrayValue(for: \.songs).append("a")
+        playlist.mutableSetValue(for: \.tags).insert("x")
+        #expect(songs.changes.isEmpty)
+        #expect(tags.changes.isEmpty)
+        #expect(playlist.songs == ["a"])
+        #expect(playlist.tags == ["x"])
+
+        playlist.willChangeValue(for: \.songs)
+        playlist.mutableArrayValue(for: \.songs).append("b")
+        playlist.didChangeValue(for: \.songs)
+        #expect(songs.changes == [change(\ManualPlaylist.songs, old: ["a"], new: ["a", "b"])])
+        withExtendedLifetime(observer) {}
+    }
 }

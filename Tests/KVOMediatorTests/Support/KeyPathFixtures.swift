@@ -80,3 +80,10 @@ final class Playlist: KeyValueObservable {
     @Observed var tags: Set<String> = []
     var songCount: Int { songs.count }
 }
+
+/// A playlist whose collections announce their changes by hand (automatic notification off).
+final class ManualPlaylist: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed(automaticallyNotifies: false) var songs: [String] = []
+    @Observed(automaticallyNotifies: false) var tags: Set<String> = []
+}
