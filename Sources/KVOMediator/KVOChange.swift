@@ -103,7 +103,8 @@ extension KVOChange: @unchecked Sendable where Value: Sendable {}
 extension KVOChange: Equatable where Value: Equatable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.kind == rhs.kind && lhs.oldValue == rhs.oldValue && lhs.newValue == rhs.newValue
-            && lhs.indexes == rhs.indexes && lhs.isPrior == rhs.isPrior && lhs.keyPath == rhs.keyPath
+            && lhs.indexes == rhs.indexes && lhs.isPrior == rhs.isPrior
+            && (lhs._keyPathHolder === rhs._keyPathHolder || lhs.keyPath == rhs.keyPath)
     }
 }
 

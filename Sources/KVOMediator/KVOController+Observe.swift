@@ -248,7 +248,7 @@ extension KVOController {
         let (observed, others): (Bool, [KVOInfo]) = lock.withLock {
             let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? []
             if reserved.contains(where: { $0.matches(reservation) })
-                || current.contains(where: { $0.keyPath == keyPath })
+                || current.contains(where: { sameKeyPath($0.keyPath, keyPath) })
             {
                 return (true, [])
             }
@@ -293,7 +293,9 @@ extension KVOController {
                 stale = entry.infos
                 entry = ObservedEntry(object: object)
             }
-            if entry.infos.contains(where: { $0.keyPath == keyPath || sameChain.contains(ObjectIdentifier($0)) }) {
+            if entry.infos.contains(where: {
+                sameKeyPath($0.keyPath, keyPath) || sameChain.contains(ObjectIdentifier($0))
+            }) {
                 return true
             }
             entry.infos.append(registration.info)
@@ -317,7 +319,7 @@ struct Reservation {
     let keyPath: AnyKeyPath
 
     func matches(_ other: Reservation) -> Bool {
-        objectID == other.objectID && (keyPath === other.keyPath || keyPath == other.keyPath)
+        objectID == other.objectID && sameKeyPath(keyPath, other.keyPath)
     }
 }
 

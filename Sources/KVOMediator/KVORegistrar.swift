@@ -318,7 +318,9 @@ extension KVORegistrar {
 
     func manualDidChange(keyPath: AnyKeyPath) {
         guard let context = ThreadContext.currentIfPresent,
-            let index = context.pendingManualChanges.lastIndex(where: { $0.registrar === self && $0.keyPath == keyPath }
+            let index = context.pendingManualChanges.lastIndex(where: {
+                $0.registrar === self && sameKeyPath($0.keyPath, keyPath)
+            }
             )
         else { return }
         let change = context.pendingManualChanges.remove(at: index)
@@ -347,7 +349,7 @@ extension KVORegistrar {
         let accesses = accesses(readBy: keyPath, on: object)
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
-        if accesses.count == 1, case .field(let offset) = accesses[0].slot, accesses[0].wrapped == keyPath,
+        if accesses.count == 1, case .field(let offset) = accesses[0].slot, sameKeyPath(accesses[0].wrapped, keyPath),
             !Observed<Collection>._notifiesAutomatically(field: offset, of: object)
         {
             apply(&object[keyPath: keyPath])
@@ -357,7 +359,7 @@ extension KVORegistrar {
         var captured: [CapturedValue?] = []
         // Only registrations of exactly this collection get its kind and indexes; the rest re-read.
         for info in infos {
-            if info.isDirect, info.keyPath == keyPath {
+            if info.isDirect, sameKeyPath(info.keyPath, keyPath) {
                 info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
                 captured.append(nil)
             } else {

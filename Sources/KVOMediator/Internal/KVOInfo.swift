@@ -427,3 +427,10 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     defer { context.tracker = tracker }
     return body()
 }
+
+/// Key path equality, by identity first: most comparisons are of one literal's key path with itself,
+/// and `==` walks both key paths' components (thousands of instructions).
+@inline(__always)
+func sameKeyPath(_ lhs: AnyKeyPath?, _ rhs: AnyKeyPath?) -> Bool {
+    lhs === rhs || lhs == rhs
+}

@@ -77,7 +77,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             subscribe(Access(registrar: root, slot: .lifetime))
         }
         if !wantsWholeValues, accesses.count == 1, accesses[0].registrar === root,
-            accesses[0].wrapped == keyPath
+            sameKeyPath(accesses[0].wrapped, keyPath)
         {
             gate.bitwiseOr(Self.directBit, ordering: .relaxed)
         }
