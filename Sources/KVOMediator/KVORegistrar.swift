@@ -350,7 +350,7 @@ extension KVORegistrar {
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
         if accesses.count == 1, case .field(let offset) = accesses[0].slot, sameKeyPath(accesses[0].wrapped, keyPath),
-            !Observed<Collection>._notifiesAutomatically(field: offset, of: object)
+            !Observed<Collection>.notifiesAutomatically(field: offset, of: object)
         {
             apply(&object[keyPath: keyPath])
             return

@@ -98,7 +98,7 @@ public struct Observed<Value> {
 
     /// Whether the `@Observed` storage at byte offset `field` of `object` (an `Observed<Value>`, as the
     /// caller knows from the wrapped key path that read it) announces its sets.
-    static func _notifiesAutomatically(field: Int, of object: AnyObject) -> Bool {
+    static func notifiesAutomatically(field: Int, of object: AnyObject) -> Bool {
         guard let flag = MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies) else { return true }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         return (base + field + flag).load(as: Bool.self)
