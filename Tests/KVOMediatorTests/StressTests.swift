@@ -101,6 +101,62 @@ import Testing
         #expect(cells.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
     }
 
+    /// The notification fast path (one direct registration of an `@Observed` property), ended while the
+    /// property changes on another thread in each way a registration can end: by its owner here, which
+    /// waits; from inside its own callback; and from inside another registration's callback, which does
+    /// not wait. None calls back after an end that waited, and each lets go of what its block captured.
+    /// (Registering reads the property, so registrations and sets take turns under a lock; the ends
+    /// race the deliveries freely.)
+    @Test func directRegistrationsEndedEveryWayWhileTheirPropertyChanges() throws {
+        let circle = Circle()
+        let trigger = Circle()
+        let stop = Atomic<Bool>(false)
+        let late = Atomic<Int>(0)
+        let turns = NSLock()
+        let writer = TestThread {
+            var value = 0
+            while !stop.load(ordering: .relaxed) {
+                value &+= 1
+                turns.withLock { circle.borderWidth = value }
+            }
+        }
+        let holder = TokenHolder()
+        let ender = try trigger.observe(\.radius) { _, _ in holder.token = nil }
+        let captured = LifeLog()
+        var selfEndedInTime = true
+        for index in 0..<Self.iterations {
+            let probe = CapturedProbe()
+            captured.append(probe)
+            let ended = Atomic<Bool>(false)
+            holder.token = try turns.withLock {
+                try circle.observe(\.borderWidth, options: [.old, .new]) { _, change in
+                    withExtendedLifetime(probe) {}
+                    if ended.load(ordering: .acquiring) { late.wrappingAdd(1, ordering: .relaxed) }
+                    if index % 3 == 1, (change.newValue ?? 0) % 2 == 0 { holder.token = nil }
+                }
+            }
+            switch index % 3 {
+            case 0:
+                holder.token = nil
+                ended.store(true, ordering: .releasing)
+            case 1:
+                let deadline = Date().addingTimeInterval(10)
+                while holder.token != nil, Date() < deadline { yieldThread() }
+                selfEndedInTime = selfEndedInTime && holder.token == nil
+                holder.token = nil
+            default:
+                trigger.radius = Double(index)
+            }
+        }
+        stop.store(true, ordering: .relaxed)
+        writer.join()
+        #expect(selfEndedInTime)
+        #expect(late.load(ordering: .relaxed) == 0)
+        #expect(captured.allReleased)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+        withExtendedLifetime(ender) {}
+    }
+
     @Test func registrationRacingWithTheObservedObjectsDeinit() {
         // Objects are made on one thread and dropped there right after another thread starts observing them.
         let handoff = Handoff<Circle>()
