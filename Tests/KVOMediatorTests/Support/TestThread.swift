@@ -1,13 +1,19 @@
 import Foundation
 
 /// A dedicated thread that can be joined (long-running loops do not belong on Dispatch's small pool).
+///
+/// Joining also means that the body, and everything it captured, has been released: otherwise the
+/// exiting thread could keep a test's objects alive past the end of the run, and LeakSanitizer,
+/// which cannot see a Swift object's encoded pointer to its weak-reference side table, would
+/// report that side table as leaked.
 final class TestThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ body: @escaping @Sendable () -> Void) {
         let finished = self.finished
+        let job = Job(body)
         let thread = Thread {
-            body()
+            job.run()
             finished.signal()
         }
         thread.start()
@@ -17,5 +23,20 @@ final class TestThread: Sendable {
     @discardableResult
     func join(seconds: Double = 120) -> Bool {
         finished.wait(timeout: .now() + seconds) == .success
+    }
+}
+
+/// A thread's body, dropped as soon as it has run.
+private final class Job: @unchecked Sendable {  // `body` is touched only by the one thread that runs it
+    private var body: (@Sendable () -> Void)?
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        self.body = body
+    }
+
+    func run() {
+        let body = self.body
+        self.body = nil
+        body?()
     }
 }
