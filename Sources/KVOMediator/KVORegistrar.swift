@@ -192,12 +192,16 @@ extension KVORegistrar {
         trackersRunning.load(ordering: .relaxed) != 0
     }
 
-    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
-    /// through `wrapped`, to the tracker active on this thread, if any.
+    /// Reports a read of the `@Observed` property whose storage `storage` names, read through `wrapped`,
+    /// to the tracker active on this thread, if any.
+    ///
+    /// The storage's offset comes from its name in the runtime's field table; `field` (which takes the
+    /// storage's address, a modifying access) is the fallback for a type without that metadata.
     @usableFromInline
-    func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
+    func _access(_ wrapped: AnyKeyPath, storage: AnyKeyPath, of object: AnyObject, field: () -> Int) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
+        let offset = ObservedFields.offset(ofStorage: storage) ?? field()
+        tracker.record(Access(registrar: self, slot: .field(offset), wrapped: wrapped, objectType: type(of: object)))
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).

@@ -58,7 +58,11 @@ public struct Observed<Value> {
         // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
         @inline(__always) get {
             if _slowPath(KVORegistrar._isTracking) {
-                object.kvoRegistrar._access(wrappedKeyPath, field: _field(storageKeyPath, of: object), of: object)
+                // Located by the storage key path's name, not by `_field`: taking the storage's address is a
+                // modifying access, which would race with other threads' reads of the property.
+                object.kvoRegistrar._access(wrappedKeyPath, storage: storageKeyPath, of: object) {
+                    _field(storageKeyPath, of: object)
+                }
             }
             return object[keyPath: storageKeyPath].value
         }

@@ -69,6 +69,28 @@ import Testing
         #expect(circles.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
     }
 
+    /// Setting up an observation reads the property (and asks where its storage is) while other threads
+    /// only read it too: concurrent reads are no race, so ThreadSanitizer must report nothing.
+    @Test func observingWhileOtherThreadsReadTheSamePropertyIsNoRace() {
+        let circle = Circle()
+        let stop = Atomic<Bool>(false)
+        let readers = (0..<2).map { _ in
+            TestThread {
+                var total = 0.0
+                while !stop.load(ordering: .relaxed) { total += circle.radius }
+                blackHoleForTests(total)
+            }
+        }
+        let observer = TestObserver()
+        for _ in 0..<500 {
+            observer.kvoController.observe(circle, keyPath: \.radius, options: [.initial, .new]) { _, _, _ in }
+            observer.kvoController.unobserve(circle, keyPath: \.radius)
+        }
+        stop.store(true, ordering: .relaxed)
+        for reader in readers { reader.join() }
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+    }
+
     @Test func noCallbackStartsAfterUnobserveReturns() {
         let circle = SharedCell()
         let stop = Atomic<Bool>(false)
@@ -151,4 +173,10 @@ final class LifeLog: @unchecked Sendable {  // `references` is guarded by `lock`
     func append(_ object: AnyObject?) {
         lock.withLock { references.append(WeakReference(object: object)) }
     }
+}
+
+/// Keeps a computed value from being optimised away.
+@inline(never)
+func blackHoleForTests<Value>(_ value: Value) {
+    withExtendedLifetime(value) {}
 }

@@ -93,6 +93,29 @@ enum ObservedFields {
         of(type).last { $0.name == name }?.offset
     }
 
+    /// Offsets found from storage key paths, by key path (held, so that an identifier is never reused).
+    nonisolated(unsafe) private static var storageOffsets: [ObjectIdentifier: (keyPath: AnyKeyPath, offset: Int?)] =
+        [:]  // guarded by `lock`
+
+    /// The offset of the `@Observed` storage that `keyPath` (`\Type._name`) names: from the name it
+    /// prints and the runtime's field table, remembered per key path. Nil without field metadata.
+    static func offset(ofStorage keyPath: AnyKeyPath) -> Int? {
+        let key = ObjectIdentifier(keyPath)
+        if let known = lock.withLock({ storageOffsets[key] }) { return known.offset }
+        var offset: Int?
+        let printed = String(describing: keyPath)
+        if let dot = printed.lastIndex(of: "."), let root = type(of: keyPath).rootType as? AnyObject.Type {
+            let label = printed[printed.index(after: dot)...]
+            if label.hasPrefix("_") { offset = Self.offset(of: label.dropFirst(), in: root) }
+        }
+        lock.withLock {
+            // Key paths of generic classes are new objects at each access in unoptimised code: bound the table.
+            if storageOffsets.count >= 4_096 { storageOffsets.removeAll(keepingCapacity: true) }
+            storageOffsets[key] = (keyPath, offset)
+        }
+        return offset
+    }
+
     /// The name of the `@Observed` property whose storage is at `offset`.
     static func name(at offset: Int, in type: AnyObject.Type) -> String? {
         of(type).first { $0.offset == offset }?.name
