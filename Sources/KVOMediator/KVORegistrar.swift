@@ -192,16 +192,25 @@ extension KVORegistrar {
         trackersRunning.load(ordering: .relaxed) != 0
     }
 
-    /// Reports a read of the `@Observed` property whose storage `storage` names, read through `wrapped`,
-    /// to the tracker active on this thread, if any.
+    /// Reports a read of the `@Observed` property that `wrapped` names to the tracker active on this
+    /// thread, if any, finding its storage by the property's name in the runtime's field table.
     ///
-    /// The storage's offset comes from its name in the runtime's field table; `field` (which takes the
-    /// storage's address, a modifying access) is the fallback for a type without that metadata.
+    /// - Returns: False if the storage could not be found that way (the key path does not print the
+    ///   property's name, as for generic classes): the caller then reports it by offset.
     @usableFromInline
-    func _access(_ wrapped: AnyKeyPath, storage: AnyKeyPath, of object: AnyObject, field: () -> Int) {
-        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        let offset = ObservedFields.offset(ofStorage: storage) ?? field()
+    func _access(_ wrapped: AnyKeyPath, of object: AnyObject) -> Bool {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return true }
+        guard let offset = ObservedFields.offset(ofWrapped: wrapped) else { return false }
         tracker.record(Access(registrar: self, slot: .field(offset), wrapped: wrapped, objectType: type(of: object)))
+        return true
+    }
+
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
+    /// through `wrapped`, to the tracker active on this thread, if any.
+    @usableFromInline
+    func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).

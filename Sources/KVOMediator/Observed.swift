@@ -58,10 +58,13 @@ public struct Observed<Value> {
         // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
         @inline(__always) get {
             if _slowPath(KVORegistrar._isTracking) {
-                // Located by the storage key path's name, not by `_field`: taking the storage's address is a
-                // modifying access, which would race with other threads' reads of the property.
-                object.kvoRegistrar._access(wrappedKeyPath, storage: storageKeyPath, of: object) {
-                    _field(storageKeyPath, of: object)
+                // The storage is found by the property's name where the key path prints it: `_field` takes
+                // the storage's address, a modifying access that, unoptimised, would race with other
+                // threads' reads of the property. (Passing the storage key path itself would make the
+                // optimiser build it on every read.)
+                let registrar = object.kvoRegistrar
+                if !registrar._access(wrappedKeyPath, of: object) {
+                    registrar._access(wrappedKeyPath, field: _field(storageKeyPath, of: object), of: object)
                 }
             }
             return object[keyPath: storageKeyPath].value
