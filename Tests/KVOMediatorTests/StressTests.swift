@@ -157,6 +157,49 @@ import Testing
         withExtendedLifetime(ender) {}
     }
 
+    /// Queued deliveries whose block ends its own registration (from inside a callback, so without
+    /// waiting) while the observed object dies on this thread: the registration is ended from both
+    /// sides at once, and its retain for the last thread out must be released exactly once.
+    @Test func queuedDeliveriesEndTheirRegistrationsWhileTheObjectDies() async {
+        let queue = DispatchQueue(label: "test.stress.delivery", attributes: .concurrent)
+        let delivered = Atomic<Int>(0)
+        let lives = LifeLog()
+        let rounds = Self.iterations / 5
+        var observers: [TestObserver] = []
+        for round in 0..<rounds {
+            let observer = TestObserver()
+            observers.append(observer)
+            do {
+                let circle = Circle()
+                lives.append(circle)
+                // Releasing the block takes a while, which widens the window where both ends meet.
+                let slowToRelease = SlowDeinit()
+                observer.kvoController.observe(circle, keyPath: \.radius, options: [.new], queue: queue) {
+                    observer,
+                    _ in
+                    withExtendedLifetime(slowToRelease) {}
+                    delivered.wrappingAdd(1, ordering: .relaxed)
+                    observer.kvoController.unobserveAll()
+                }
+                circle.radius = 2
+                // The object dies after a pause that varies by round, to sweep the delivery's timing.
+                var spins = 0
+                for step in 0..<(round % 64) * 400 { spins &+= step }
+                blackHoleForTests(spins)
+            }
+        }
+        await waitUntil {
+            queue.sync(flags: .barrier) {}
+            return lives.allReleased && observers.allSatisfy { $0.kvoController.observationCount == 0 }
+        }
+        #expect(lives.allReleased)
+        #expect(observers.allSatisfy { $0.kvoController.observationCount == 0 })
+        #expect(delivered.load(ordering: .relaxed) <= rounds)
+        for observer in observers { lives.append(observer) }
+        observers.removeAll()
+        #expect(lives.allReleased)
+    }
+
     @Test func registrationRacingWithTheObservedObjectsDeinit() {
         // Objects are made on one thread and dropped there right after another thread starts observing them.
         let handoff = Handoff<Circle>()
@@ -337,5 +380,12 @@ final class Handoff<Item: AnyObject>: @unchecked Sendable {  // guarded by `cond
             while items.isEmpty && !closed { condition.wait() }
             return items.isEmpty ? nil : items.removeFirst()
         }
+    }
+}
+
+/// Takes a moment to deinitialise.
+final class SlowDeinit: Sendable {
+    deinit {
+        usleep(100)
     }
 }

@@ -122,12 +122,16 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         if after < Self.inFlightUnit, after & Self.holdBit != 0 { lastOutReleases() }
     }
 
-    /// The last thread out of the gate of a registration cancelled from inside a callback: releases
-    /// the callbacks, then the retain the canceller left it.
+    /// The last thread out of the gate of a registration cancelled from inside a callback: claims the
+    /// hold, then releases the callbacks and the retain the canceller left.
+    ///
+    /// The claim is atomic because two threads can each see the gate empty with the hold set: a dying
+    /// registrar's `registrarDidDeinit` enters the gate even when cancelled. Both hold a reference.
     @inline(never)
     private func lastOutReleases() {
+        let previous = gate.bitwiseAnd(~Self.holdBit, ordering: .acquiringAndReleasing).oldValue
+        guard previous & Self.holdBit != 0 else { return }
         releaseCallbacksOnce()
-        gate.bitwiseAnd(~Self.holdBit, ordering: .acquiringAndReleasing)
         Unmanaged.passUnretained(self).release()
     }
 
