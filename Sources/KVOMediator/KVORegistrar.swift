@@ -181,6 +181,9 @@ enum CapturedValue {
     case value(Any)
 }
 
+/// Serialises getters' locating of their storage, which unoptimised code does with a modifying access.
+private let fieldLocating = Lock()
+
 /// How many collection mutations are writing their storage right now, on any thread: while none is,
 /// a set need not look up whether this thread's write is one of theirs.
 private let collectionMutationsInProgress = Atomic<Int>(0)
@@ -192,17 +195,21 @@ extension KVORegistrar {
         trackersRunning.load(ordering: .relaxed) != 0
     }
 
-    /// Reports a read of the `@Observed` property that `wrapped` names to the tracker active on this
-    /// thread, if any, finding its storage by the property's name in the runtime's field table.
-    ///
-    /// - Returns: False if the storage could not be found that way (the key path does not print the
-    ///   property's name, as for generic classes): the caller then reports it by offset.
+    /// True while this thread tracks reads (an observation is being set up or re-evaluated on it).
     @usableFromInline
-    func _access(_ wrapped: AnyKeyPath, of object: AnyObject) -> Bool {
-        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return true }
-        guard let offset = ObservedFields.offset(ofWrapped: wrapped) else { return false }
-        tracker.record(Access(registrar: self, slot: .field(offset), wrapped: wrapped, objectType: type(of: object)))
-        return true
+    var _isTrackingOnThisThread: Bool {
+        ThreadContext.currentIfPresent?.tracker != nil
+    }
+
+    /// Brackets a getter's locating of its storage (see `Observed`): one thread at a time.
+    @usableFromInline
+    static func _beginLocatingField() {
+        fieldLocating.lock()
+    }
+
+    @usableFromInline
+    static func _endLocatingField() {
+        fieldLocating.unlock()
     }
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
@@ -362,7 +369,10 @@ extension KVORegistrar {
         let accesses = accesses(readBy: keyPath, on: object)
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
-        if accesses.count == 1, case .field(let offset) = accesses[0].slot, sameKeyPath(accesses[0].wrapped, keyPath),
+        // (One read of a slot whose wrapped property is of this collection's type: its storage is an
+        // `Observed<Collection>`, also when the proxy's key path is rooted at a subclass.)
+        if accesses.count == 1, case .field(let offset) = accesses[0].slot,
+            let wrapped = accesses[0].wrapped, type(of: wrapped).valueType == Collection.self,
             !Observed<Collection>.notifiesAutomatically(field: offset, of: object)
         {
             apply(&object[keyPath: keyPath])

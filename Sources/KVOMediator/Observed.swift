@@ -58,13 +58,14 @@ public struct Observed<Value> {
         // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
         @inline(__always) get {
             if _slowPath(KVORegistrar._isTracking) {
-                // The storage is found by the property's name where the key path prints it: `_field` takes
-                // the storage's address, a modifying access that, unoptimised, would race with other
-                // threads' reads of the property. (Passing the storage key path itself would make the
-                // optimiser build it on every read.)
                 let registrar = object.kvoRegistrar
-                if !registrar._access(wrappedKeyPath, of: object) {
-                    registrar._access(wrappedKeyPath, field: _field(storageKeyPath, of: object), of: object)
+                if registrar._isTrackingOnThisThread {
+                    // `_field` takes the storage's address: a constant once optimised, but unoptimised a
+                    // modifying access, which must not overlap another thread's (a data race to TSan).
+                    KVORegistrar._beginLocatingField()
+                    let field = _field(storageKeyPath, of: object)
+                    KVORegistrar._endLocatingField()
+                    registrar._access(wrappedKeyPath, field: field, of: object)
                 }
             }
             return object[keyPath: storageKeyPath].value

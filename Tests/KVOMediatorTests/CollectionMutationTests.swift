@@ -230,4 +230,18 @@ import Testing
         #expect(songs.changes == [change(\ManualPlaylist.songs, old: ["a"], new: ["a", "b"])])
         withExtendedLifetime(observer) {}
     }
+
+    @Test func proxiesOfManuallyAnnouncedCollectionsOfASubclassAnnounceNothingThemselves() {
+        let playlist = ManualSubPlaylist()
+        let observer = TestObserver()
+        let songs = Recorder<[String]>()
+        observer.kvoController.observe(playlist, keyPath: \.songs, options: [.old, .new]) { _, _, change in
+            songs.append(change)
+        }
+        playlist.willChangeValue(for: \.songs)
+        playlist.mutableArrayValue(for: \.songs).append("a")
+        playlist.didChangeValue(for: \.songs)
+        #expect(songs.changes == [change(\ManualSubPlaylist.songs, old: [String](), new: ["a"])])
+        withExtendedLifetime(observer) {}
+    }
 }

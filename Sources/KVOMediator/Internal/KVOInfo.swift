@@ -432,8 +432,7 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     return body()
 }
 
-/// Key path equality, by identity first: most comparisons are of one literal's key path with itself,
-/// and `==` walks both key paths' components (thousands of instructions).
+/// Key path equality, for optionals too (the same object, the common case, is equal at once).
 @inline(__always)
 func sameKeyPath(_ lhs: AnyKeyPath?, _ rhs: AnyKeyPath?) -> Bool {
     lhs === rhs || lhs == rhs

@@ -93,30 +93,6 @@ enum ObservedFields {
         of(type).last { $0.name == name }?.offset
     }
 
-    /// Storage offsets found from `@Observed` properties' key paths, by key path (held, so that an
-    /// identifier is never reused while it is in the table).
-    nonisolated(unsafe) private static var offsetsByKeyPath: [ObjectIdentifier: (keyPath: AnyKeyPath, offset: Int?)] =
-        [:]  // guarded by `lock`
-
-    /// The storage offset of the `@Observed` property that `keyPath` (`\Type.name`) names: from the
-    /// name it prints and the runtime's field table, remembered per key path. Nil when the key path
-    /// does not print the name (properties of generic classes) or the type has no field metadata.
-    static func offset(ofWrapped keyPath: AnyKeyPath) -> Int? {
-        let key = ObjectIdentifier(keyPath)
-        if let known = lock.withLock({ offsetsByKeyPath[key] }) { return known.offset }
-        var offset: Int?
-        let printed = String(describing: keyPath)
-        if let dot = printed.lastIndex(of: "."), let root = type(of: keyPath).rootType as? AnyObject.Type {
-            offset = Self.offset(of: printed[printed.index(after: dot)...], in: root)
-        }
-        lock.withLock {
-            // Key paths can be new objects at each access (generic types, unoptimised): bound the table.
-            if offsetsByKeyPath.count >= 4_096 { offsetsByKeyPath.removeAll(keepingCapacity: true) }
-            offsetsByKeyPath[key] = (keyPath, offset)
-        }
-        return offset
-    }
-
     /// The name of the `@Observed` property whose storage is at `offset`.
     static func name(at offset: Int, in type: AnyObject.Type) -> String? {
         of(type).first { $0.offset == offset }?.name

@@ -82,8 +82,11 @@ final class Playlist: KeyValueObservable {
 }
 
 /// A playlist whose collections announce their changes by hand (automatic notification off).
-final class ManualPlaylist: KeyValueObservable {
+class ManualPlaylist: KeyValueObservable {
     let kvoRegistrar = KVORegistrar()
     @Observed(automaticallyNotifies: false) var songs: [String] = []
     @Observed(automaticallyNotifies: false) var tags: Set<String> = []
 }
+
+/// A subclass: its proxies' key paths are rooted at it, not at the class that declares the storage.
+final class ManualSubPlaylist: ManualPlaylist {}
