@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A dedicated thread that can be joined (long-running loops do not belong on Dispatch's small pool).
 ///
@@ -19,10 +20,13 @@ final class TestThread: Sendable {
         thread.start()
     }
 
-    /// Waits for the thread to finish; false if it did not within `seconds`.
+    /// Waits for the thread to finish; false, and an issue recorded, if it did not within `seconds`
+    /// (a test must never go on to check results that the thread is still writing).
     @discardableResult
-    func join(seconds: Double = 120) -> Bool {
-        finished.wait(timeout: .now() + seconds) == .success
+    func join(seconds: Double = 300, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+        let done = finished.wait(timeout: .now() + seconds) == .success
+        if !done { Issue.record("the thread did not finish within \(Int(seconds)) s", sourceLocation: sourceLocation) }
+        return done
     }
 }
 
