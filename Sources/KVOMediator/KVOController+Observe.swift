@@ -162,7 +162,7 @@ extension KVOController {
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
         let current = lock.withLock {
-            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? []
+            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
         }
         // Names are found outside the lock: finding them may load, and so release, registrars.
         let matching = Set(
@@ -185,7 +185,7 @@ extension KVOController {
             reader: .typed(keyPath),
             keyPath: keyPath,
             options: options,
-            prepare: { $0.direct = direct },
+            direct: direct,
             handler: handler
         )
     }
@@ -211,6 +211,7 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
+        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
@@ -222,6 +223,7 @@ extension KVOController {
             keyPath: keyPath,
             stringKeyPath: stringKeyPath,
             options: options,
+            direct: direct,
             prepare: prepare,
             onError: onError
         ) { object, change in
@@ -239,18 +241,19 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String?,
         options: KVOOptions,
+        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)?,
         onError: ((KVOError) -> Void)?,
         handler: @escaping (Object, KVOChange<Value>) -> Void
     ) {
         let id = ObjectIdentifier(object)
         let reservation = Reservation(objectID: id, keyPath: keyPath)
-        let (observed, others): (Bool, [KVOInfo]) = lock.withLock {
-            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? []
+        let (observed, others): (Bool, InlineList<KVOInfo>) = lock.withLock {
+            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
             if reserved.contains(where: { $0.matches(reservation) })
                 || current.contains(where: { sameKeyPath($0.keyPath, keyPath) })
             {
-                return (true, [])
+                return (true, InlineList())
             }
             reserved.append(reservation)
             return (false, current)
@@ -270,6 +273,7 @@ extension KVOController {
                 options: options,
                 owner: self,
                 stringKeyPath: stringKeyPath,
+                direct: direct,
                 prepare: prepare,
                 handler: handler
             )
@@ -285,7 +289,7 @@ extension KVOController {
             sameChain = Set(crossForm.filter { $0.namePath == namePath }.map(ObjectIdentifier.init))
         }
 
-        var stale: [KVOInfo] = []
+        var stale = InlineList<KVOInfo>()
         let lost: Bool = lock.withLock {
             var entry = entries[id] ?? ObservedEntry(object: object)
             if entry.object !== object {

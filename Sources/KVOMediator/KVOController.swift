@@ -104,7 +104,7 @@ public final class KVOController<Observer: AnyObject> {
         let removed: [KVOInfo] = lock.withLock {
             guard let entry = entries[id], entry.object === object else { return [] }
             entries[id] = nil
-            return entry.infos
+            return Array(entry.infos)
         }
         KVODispatcher.shared.unregister(removed)
     }
@@ -142,9 +142,9 @@ struct ObservedEntry {
     /// The object's type and identity, for descriptions (kept so that no string is built per observe).
     let objectType: AnyObject.Type
     let objectID: ObjectIdentifier
-    var infos: [KVOInfo]
+    var infos: InlineList<KVOInfo>
 
-    init(object: AnyObject, infos: [KVOInfo] = []) {
+    init(object: AnyObject, infos: InlineList<KVOInfo> = InlineList()) {
         self.object = object
         self.objectType = type(of: object)
         self.objectID = ObjectIdentifier(object)

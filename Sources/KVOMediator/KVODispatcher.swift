@@ -22,6 +22,7 @@ final class KVODispatcher: Sendable {
         options: KVOOptions,
         owner: (any KVOInfoOwner)?,
         stringKeyPath: String? = nil,
+        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onObjectDeinit: (() -> Void)? = nil,
         handler: @escaping TypedKVOInfo<Object, Value>.Handler
@@ -35,6 +36,7 @@ final class KVODispatcher: Sendable {
         )
         info.owner = owner
         info.stringKeyPath = stringKeyPath
+        info.direct = direct
         prepare?(info)
         let value = try info.start(on: object)
         return (info, value)

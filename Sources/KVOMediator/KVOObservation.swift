@@ -128,7 +128,7 @@ extension KeyValueObservable {
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            prepare: { $0.direct = direct },
+            direct: direct,
             handler: changeHandler
         )
         let observation = KVOObservation(info: registration.info)

@@ -82,7 +82,7 @@ struct SlotEntry {
     /// For an `@Observed` property read through a typed key path, that key path (which names the
     /// property precisely enough to tell a plain chain from a computed property).
     var wrapped: AnyKeyPath?
-    var infos: [KVOInfo]
+    var infos: InlineList<KVOInfo>
 }
 
 // MARK: - The table
@@ -119,7 +119,7 @@ extension KVORegistrar {
                 }
                 return
             }
-            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: [info]))
+            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info)))
             observerFlag.store(true, ordering: .releasing)
         }
     }
@@ -144,9 +144,9 @@ extension KVORegistrar {
         }
     }
 
-    func infos(for slot: SlotKey) -> [KVOInfo] {
+    func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
         withLock {
-            guard let index = entryIndex(for: slot) else { return [] }
+            guard let index = entryIndex(for: slot) else { return InlineList() }
             return slots[index].infos
         }
     }
@@ -257,8 +257,7 @@ extension KVORegistrar {
         // The common case: one registration of exactly this property. It enters its gate under the
         // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
-        if slots[index].infos.count == 1 {
-            let single = slots[index].infos.withUnsafeBufferPointer { Unmanaged.passUnretained($0[0]) }
+        if let single = slots[index].infos.unretainedOnly {
             let entered = single._withUnsafeGuaranteedRef { $0.isDirect && $0.tryEnter() }
             if entered {
                 unlock()
@@ -310,7 +309,7 @@ extension KVORegistrar {
 
     /// The registrations on the slots of `accesses`, the reads `keyPath` makes (see above).
     private func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
-        if accesses.isEmpty { return infos(for: .keyPath(keyPath)) }
+        if accesses.isEmpty { return Array(infos(for: .keyPath(keyPath))) }
         var result: [KVOInfo] = []
         for access in accesses {
             for info in infos(for: access.slot) where !result.contains(where: { $0 === info }) {

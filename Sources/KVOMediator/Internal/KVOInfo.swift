@@ -8,7 +8,11 @@ protocol KVOInfoOwner: AnyObject {
 
 /// A dependency of a registration: a slot of some object's registrar.
 struct Dependency {
-    weak var registrar: KVORegistrar?
+    /// Unretained, and used only under the registration's lock: a registrar's deinit ends every
+    /// dependency on it under that same lock (``KVOInfo/registrarDidDeinit(_:)``) before its memory
+    /// goes, so while a dependency is listed its registrar is there. (No weak reference: that would
+    /// give every observed object's registrar a side table, and copying one costs atomic operations.)
+    let registrar: Unmanaged<KVORegistrar>
     let registrarID: ObjectIdentifier
     let slot: SlotKey
 }
@@ -53,7 +57,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     let valueType: ObjectIdentifier
 
     // Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) private var dependencies: [Dependency] = []
+    @exclusivity(unchecked) private var dependencies = InlineList<Dependency>()
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var appliedTicket = 0
 
@@ -217,16 +221,15 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         defer { lock.unlock() }
         if closed { return }
         if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
-        dependencies.append(Dependency(registrar: access.registrar, registrarID: registrarID, slot: access.slot))
+        dependencies.append(
+            Dependency(registrar: .passUnretained(access.registrar), registrarID: registrarID, slot: access.slot)
+        )
         access.registrar.add(self, for: access)
     }
 
     /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
     /// The lifetime dependency on the root object is never dropped.
     final func prune(keeping accesses: [Access], ticket: Int) {
-        // Registrars loaded from weak references stay alive until the lock is released: were the last
-        // reference dropped under it, their deinit would run here and take locks out of order.
-        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         if !closed, ticket > appliedTicket {
@@ -236,33 +239,25 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
                 let kept = accesses.contains {
                     ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
                 }
-                if !kept, let registrar = dependency.registrar {
-                    loaded.append(registrar)
-                    registrar.remove(self, for: dependency.slot)
+                if !kept {
+                    dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
                 }
                 return !kept
             }
         }
         lock.unlock()
-        withExtendedLifetime(loaded) {}
     }
 
     private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
-        var loaded: [KVORegistrar] = []
         let lock = StripedLocks.lock(for: self)
         lock.lock()
+        defer { lock.unlock() }
         closed = true
-        let ended = dependencies
-        dependencies = []
-        lock.unlock()
-        // Closed: nothing can subscribe again, so removing outside the lock is safe.
-        for dependency in ended where dependency.registrarID != dyingRegistrar {
-            if let registrar = dependency.registrar {
-                loaded.append(registrar)
-                registrar.remove(self, for: dependency.slot)
-            }
+        // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
+        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
+            dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
         }
-        withExtendedLifetime(loaded) {}
+        dependencies = InlineList()
     }
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
@@ -290,11 +285,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The slots this registration depends on, in the order they were read, each with its property
     /// name and the typed key path that read it.
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
-        let dependencies = StripedLocks.lock(for: self).withLock { self.dependencies }
-        return dependencies.compactMap { dependency in
-            if dependency.slot == .lifetime { return nil }
-            let described = dependency.registrar?.describe(dependency.slot)
-            return (described?.name ?? String(describing: dependency.slot), described?.wrapped)
+        StripedLocks.lock(for: self).withLock {
+            dependencies.compactMap { dependency in
+                if dependency.slot == .lifetime { return nil }
+                let described = dependency.registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
+                return (described.name ?? String(describing: dependency.slot), described.wrapped)
+            }
         }
     }
 

@@ -1,0 +1,111 @@
+/// A list that keeps its first element inline: most registrations have one dependency, most slots
+/// and most observed objects one registration, and then no array is allocated at all.
+struct InlineList<Element>: RandomAccessCollection {
+    /// How many elements there are: checked instead of `first`'s optional tag (for elements holding
+    /// weak references, that check goes through the type's value witnesses).
+    private(set) var count = 0
+    private var first: Element?
+    /// The elements after the first; nil rather than empty, so that copying a list of one touches no array.
+    private var rest: [Element]?
+
+    init() {}
+
+    init(_ element: Element) {
+        first = element
+        count = 1
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var isEmpty: Bool { count == 0 }
+
+    subscript(position: Int) -> Element {
+        position == 0 ? first.unsafelyUnwrapped : rest.unsafelyUnwrapped[position - 1]
+    }
+
+    /// The element of a list of exactly one.
+    var only: Element? {
+        count == 1 ? first : nil
+    }
+
+    func makeIterator() -> Iterator {
+        Iterator(list: self)
+    }
+
+    /// Walks the inline element, then the rest, with no index arithmetic through generic witnesses.
+    struct Iterator: IteratorProtocol {
+        let list: InlineList
+        var position = 0
+
+        mutating func next() -> Element? {
+            guard position < list.count else { return nil }
+            defer { position += 1 }
+            return list[position]
+        }
+    }
+
+    mutating func append(_ element: Element) {
+        if count == 0 {
+            first = element
+        } else if rest == nil {
+            rest = [element]
+        } else {
+            rest!.append(element)
+        }
+        count += 1
+    }
+
+    /// Removes the elements that match, calling `matches` once per element, in order.
+    mutating func removeAll(where matches: (Element) throws -> Bool) rethrows {
+        guard count > 0 else { return }
+        if try matches(first.unsafelyUnwrapped) {
+            first = nil
+            count -= 1
+        }
+        if rest != nil {
+            let before = rest!.count
+            try rest!.removeAll(where: matches)
+            count -= before - rest!.count
+        }
+        normalize()
+    }
+
+    /// The position of the last element that matches.
+    func lastIndex(where matches: (Element) throws -> Bool) rethrows -> Int? {
+        var position = count - 1
+        while position >= 0 {
+            if try matches(self[position]) { return position }
+            position -= 1
+        }
+        return nil
+    }
+
+    mutating func remove(at position: Int) {
+        if position == 0 {
+            first = nil
+        } else {
+            rest!.remove(at: position - 1)
+        }
+        count -= 1
+        normalize()
+    }
+
+    /// Moves the next element into an empty first place, and drops an empty rest.
+    private mutating func normalize() {
+        if count == 0 {
+            first = nil
+            rest = nil
+            return
+        }
+        if first == nil { first = rest!.removeFirst() }
+        if rest?.isEmpty == true { rest = nil }
+    }
+}
+
+extension InlineList where Element: AnyObject {
+    /// The element of a list of exactly one, unretained: valid while the list holds it.
+    var unretainedOnly: Unmanaged<Element>? {
+        guard count == 1, let first else { return nil }
+        return Unmanaged.passUnretained(first)
+    }
+}
