@@ -58,12 +58,14 @@ public struct KVOChange<Value> {
         isPrior: Bool = false,
         keyPath: AnyKeyPath
     ) {
-        self.kind = kind
-        self.oldValue = oldValue
-        self.newValue = newValue
-        self.indexes = indexes
-        self.isPrior = isPrior
-        self._keyPathHolder = _KeyPathHolder(keyPath)
+        self.init(
+            kind: kind,
+            oldValue: oldValue,
+            newValue: newValue,
+            indexes: indexes,
+            isPrior: isPrior,
+            holder: _KeyPathHolder(keyPath)
+        )
     }
 
     /// A record whose key path is held by `holder` (a registration).

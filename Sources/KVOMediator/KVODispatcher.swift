@@ -31,12 +31,12 @@ final class KVODispatcher: Sendable {
             object: object,
             reader: reader,
             options: options,
+            direct: direct,
             onObjectDeinit: onObjectDeinit,
             handler: handler
         )
         info.owner = owner
         info.stringKeyPath = stringKeyPath
-        info.direct = direct
         prepare?(info)
         let value = try info.start(on: object)
         return (info, value)

@@ -23,11 +23,6 @@ struct InlineList<Element>: RandomAccessCollection {
         position == 0 ? first.unsafelyUnwrapped : rest.unsafelyUnwrapped[position - 1]
     }
 
-    /// The element of a list of exactly one.
-    var only: Element? {
-        count == 1 ? first : nil
-    }
-
     func makeIterator() -> Iterator {
         Iterator(list: self)
     }

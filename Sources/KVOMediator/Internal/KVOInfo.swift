@@ -46,7 +46,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     // These are written once, before the registration starts, and only read after: no runtime checks.
     /// The string key path this registration was made with, if any (set before it starts).
     @exclusivity(unchecked) var stringKeyPath: String?
-    /// A delivery specialised for the concrete types by the caller's module (set before it starts):
+    /// A delivery specialised for the concrete types by the caller's module (given at creation):
     /// direct changes go through it with no generic work at run time. Held unmanaged, so that a
     /// delivery inside the gate (where it cannot be released) calls it with no reference counting.
     @exclusivity(unchecked) private var directBox: Unmanaged<DirectBox>?
@@ -61,7 +61,14 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @exclusivity(unchecked) private var closed = false
     @exclusivity(unchecked) private var appliedTicket = 0
 
-    init(keyPath: AnyKeyPath, options: KVOOptions, object: some KeyValueObservable, valueType: Any.Type) {
+    init(
+        keyPath: AnyKeyPath,
+        options: KVOOptions,
+        object: some KeyValueObservable,
+        valueType: Any.Type,
+        direct: DirectDelivery?
+    ) {
+        self.directBox = direct.map { Unmanaged.passRetained(DirectBox($0)) }
         self.options = options
         self.valueType = ObjectIdentifier(valueType)
         self.objectID = ObjectIdentifier(object)
@@ -71,15 +78,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     deinit {
         directBox?.release()
-    }
-
-    /// The direct delivery; set once, before the registration starts.
-    final var direct: DirectDelivery? {
-        get { directBox?.takeUnretainedValue().deliver }
-        set {
-            directBox?.release()
-            directBox = newValue.map { Unmanaged.passRetained(DirectBox($0)) }
-        }
     }
 
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and

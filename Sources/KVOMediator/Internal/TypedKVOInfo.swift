@@ -24,6 +24,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         object: Object,
         reader: Reader,
         options: KVOOptions,
+        direct: DirectDelivery? = nil,
         onObjectDeinit: (() -> Void)? = nil,
         handler: @escaping Handler
     ) {
@@ -37,7 +38,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         self.handler = handler
         self.onObjectDeinit = onObjectDeinit
-        super.init(keyPath: keyPath, options: options, object: object, valueType: Value.self)
+        super.init(keyPath: keyPath, options: options, object: object, valueType: Value.self, direct: direct)
     }
 
     private func read(_ object: Object) -> Value {
