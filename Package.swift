@@ -9,7 +9,9 @@ let package = Package(
         .library(name: "KVOMediator", targets: ["KVOMediator"])
     ],
     targets: [
-        .target(name: "KVOMediator"),
+        .target(name: "KVOMediator", dependencies: ["KVORuntimeShims"]),
+        // One Swift runtime entry point, declared in C (see WeakReference); no code of its own.
+        .target(name: "KVORuntimeShims"),
         .executableTarget(
             name: "KVOMediatorDemo",
             dependencies: ["KVOMediator"],

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if !canImport(ObjectiveC)
+internal import KVORuntimeShims
+#endif
+
 extension KVOController {
     /// Observes `keyPath` of `object`, delivering each change on `queue` instead of the mutating thread.
     ///
@@ -104,16 +108,56 @@ extension KVOController {
 }
 
 /// A weak reference that can cross threads: loading it is atomic, and only the loader uses the object.
+///
+/// Loading gives nil once the object has started deinitialising, as a `weak` load does. Where objects
+/// are native Swift objects only (not on Apple platforms, where an observer may be an Objective-C
+/// object), it is not a `weak` reference but an unowned one, which keeps the object's memory (not the
+/// object) allocated, and a load tries to retain the object in place. A `weak` reference would give
+/// the object a side table, after which every retain and release of it, ours included, takes the
+/// runtime's slow path: on a notification, that and the weak load itself cost more than the rest of
+/// the delivery together.
 @usableFromInline
-final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // the weak load is atomic
+final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // loads are atomic; the rest is immutable
+    #if canImport(ObjectiveC)
     @usableFromInline
-    @exclusivity(unchecked) weak var object: Object?
+    @exclusivity(unchecked) weak var _object: Object?
 
     @usableFromInline
-    init(_ object: Object?) {
-        self.object = object
+    init(_ object: Object) {
+        self._object = object
     }
+
+    /// The object, retained, unless it has started deinitialising.
+    @inlinable
+    var object: Object? { _object }
+    #else
+    /// Keeps the object's memory allocated (its unowned count), so that `address` can be tried.
+    private unowned let memory: Object
+    @usableFromInline
+    let _address: UnsafeMutableRawPointer
+
+    @usableFromInline
+    init(_ object: Object) {
+        self.memory = object
+        self._address = Unmanaged.passUnretained(object).toOpaque()
+    }
+
+    /// The object, retained, unless it has started deinitialising.
+    @inlinable
+    var object: Object? {
+        guard _swiftTryRetain(_address) else { return nil }
+        return Unmanaged<Object>.fromOpaque(_address).takeRetainedValue()
+    }
+    #endif
 }
+
+#if !canImport(ObjectiveC)
+/// Retains the native Swift object at `object` unless it has started deinitialising.
+@usableFromInline
+func _swiftTryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
+    kvo_try_retain(object)
+}
+#endif
 
 /// What a hopping delivery needs: its registration, held weakly (to pass the gate again where it runs), and a count
 /// of deliveries queued but not yet run (to keep main-actor deliveries in order).

@@ -180,6 +180,27 @@ import Testing
         #expect(counter.count == 0)
     }
 
+    @Test func observerIsNotCalledForChangesItsOwnDeinitMakes() {
+        let circle = Circle()
+        let person = Person()
+        let counter = CallCounter()
+        do {
+            let observer = ChangingOnDeinitObserver(circle: circle, person: person)
+            // Direct (one property) and re-read (a chain) registrations.
+            observer.kvoController.observe(circle, keyPath: \.radius) { _, _, _ in counter.increment() }
+            observer.kvoController.observe(person, keyPath: \.address.city) { _, _, _ in counter.increment() }
+            circle.radius = 2
+            person.address.city = "Lyon"
+            #expect(counter.count == 2)
+        }
+        // The observer's deinit changed both; it was deinitialising, so neither block ran.
+        #expect(circle.radius == 3)
+        #expect(person.address.city == "Nice")
+        #expect(counter.count == 2)
+        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.registrationCount == 0)
+    }
+
     @Test func nonRetainingControllerLetsObservedObjectsGo() {
         let observer = TestObserver()
         weak var weakCircle: Circle?
@@ -303,5 +324,22 @@ final class ErrorLog: @unchecked Sendable {  // `values` is guarded by `lock`
 
     func append(_ error: KVOError) {
         lock.withLock { values.append(error) }
+    }
+}
+
+/// Changes what it observes from its own deinit, before its controller goes.
+final class ChangingOnDeinitObserver {
+    lazy var kvoController = KVOController(observer: self)
+    let circle: Circle
+    let person: Person
+
+    init(circle: Circle, person: Person) {
+        self.circle = circle
+        self.person = person
+    }
+
+    deinit {
+        circle.radius = 3
+        person.address.city = "Nice"
     }
 }
