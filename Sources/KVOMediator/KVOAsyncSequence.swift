@@ -116,6 +116,7 @@ extension KeyValueObservable {
             onObjectDeinit: { [weak source] in source?.finish() },
             handler: { [weak source] _, change in source?.yield(transform(change)) }
         )
-        return registration.value
+        // Asked for (`needsValue` defaults to true), so always read.
+        return registration.value!
     }
 }

@@ -265,7 +265,7 @@ extension KVOController {
             }
         }
 
-        let registration: (info: TypedKVOInfo<Object, Value>, value: Value)
+        let registration: (info: TypedKVOInfo<Object, Value>, value: Value?)
         do {
             registration = try KVODispatcher.shared.register(
                 object,
@@ -275,6 +275,7 @@ extension KVOController {
                 stringKeyPath: stringKeyPath,
                 direct: direct,
                 prepare: prepare,
+                needsValue: options.contains(.initial),
                 handler: handler
             )
         } catch {
@@ -313,7 +314,7 @@ extension KVOController {
             KVODispatcher.shared.unregister([registration.info])
             return
         }
-        registration.info.deliverInitial(registration.value, to: object)
+        if let value = registration.value { registration.info.deliverInitial(value, to: object) }
     }
 }
 

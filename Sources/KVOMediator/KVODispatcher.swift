@@ -15,7 +15,9 @@ final class KVODispatcher: Sendable {
     /// `prepare` sees the registration before it starts (before any callback can run).
     ///
     /// - Throws: ``KVOError`` when the key path reads nothing observable.
-    /// - Returns: The registration and the value read while subscribing (for `.initial`).
+    /// - Parameter needsValue: Whether the caller uses the value (see `TypedKVOInfo.start`).
+    /// - Returns: The registration and the value read while subscribing (for `.initial`); nil only when
+    ///   not needed.
     func register<Object: KeyValueObservable, Value>(
         _ object: Object,
         reader: TypedKVOInfo<Object, Value>.Reader,
@@ -25,8 +27,9 @@ final class KVODispatcher: Sendable {
         direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onObjectDeinit: (() -> Void)? = nil,
+        needsValue: Bool = true,
         handler: @escaping TypedKVOInfo<Object, Value>.Handler
-    ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value) {
+    ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value?) {
         let info = TypedKVOInfo(
             object: object,
             reader: reader,
@@ -38,7 +41,7 @@ final class KVODispatcher: Sendable {
         info.owner = owner
         info.stringKeyPath = stringKeyPath
         prepare?(info)
-        let value = try info.start(on: object)
+        let value = try info.start(on: object, needsValue: needsValue)
         return (info, value)
     }
 

@@ -129,10 +129,11 @@ extension KeyValueObservable {
             options: options,
             owner: nil,
             direct: direct,
+            needsValue: options.contains(.initial),
             handler: changeHandler
         )
         let observation = KVOObservation(info: registration.info)
-        registration.info.deliverInitial(registration.value, to: self)
+        if let value = registration.value { registration.info.deliverInitial(value, to: self) }
         return observation
     }
 }

@@ -61,8 +61,14 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Reads the key path while tracking, subscribing to every observable slot it reads.
     ///
     /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
-    /// - Returns: The value read, for the `.initial` record.
-    func start(on object: Object) throws(KVOError) -> Value {
+    /// - Parameter needsValue: Whether the caller uses the value (for an `.initial` record, say).
+    /// - Returns: The value read; nil when it was not needed and the key path was not evaluated.
+    func start(on object: Object, needsValue: Bool) throws(KVOError) -> Value? {
+        if case .typed(let typed) = reader,
+            let field = DirectSlotCache.shared.field(of: typed, on: type(of: object))
+        {
+            return start(on: object, field: field, keyPath: typed, needsValue: needsValue)
+        }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
         let value = tracker.run { evaluate(object) }
@@ -77,12 +83,28 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             // Reads only other objects: still end when the root object deinitialises.
             subscribe(Access(registrar: root, slot: .lifetime))
         }
-        if !wantsWholeValues, accesses.count == 1, accesses[0].registrar === root,
-            sameKeyPath(accesses[0].wrapped, keyPath)
-        {
-            gate.bitwiseOr(Self.directBit, ordering: .relaxed)
+        if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
+            if case .typed(let typed) = reader, case .field(let field) = accesses[0].slot {
+                DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
+            }
+            if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
         }
         return value
+    }
+
+    /// Starts a registration whose key path is known to be the `@Observed` property stored at `field`
+    /// (``DirectSlotCache``): subscribes to it, then reads the value if needed, with no evaluation under
+    /// tracking.
+    private func start(on object: Object, field: Int, keyPath: KeyPath<Object, Value>, needsValue: Bool) -> Value? {
+        let access = Access(
+            registrar: object.kvoRegistrar,
+            slot: .field(field),
+            wrapped: keyPath,
+            objectType: type(of: object)
+        )
+        subscribe(access)
+        if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
+        return needsValue ? untracked { object[keyPath: keyPath] } : nil
     }
 
     /// Delivers the `.initial` record, if asked for, synchronously.

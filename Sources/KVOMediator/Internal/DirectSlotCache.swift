@@ -1,0 +1,55 @@
+/// Which `@Observed` property a key path is, per class: learnt from the first registration of a key
+/// path on objects of a class (by tracking what evaluating it reads), then reused, so that later
+/// registrations subscribe at once instead of evaluating the key path under tracking.
+///
+/// A key path is recorded only when evaluating it read exactly one slot, an `@Observed` property of
+/// the root object, and that property reported the read through this same key path: the key path
+/// then *is* that property, and on objects of that class it always names the same storage. The class
+/// is part of the key, because a subclass may override the property.
+final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `lock`
+    static let shared = DirectSlotCache()
+
+    private struct Key: Hashable {
+        let keyPath: ObjectIdentifier
+        let objectType: ObjectIdentifier
+    }
+
+    private struct Entry {
+        /// Held, so that the key path's identity is not reused while it is cached.
+        let keyPath: AnyKeyPath
+        let field: Int
+    }
+
+    /// Past this many entries the cache starts again (key paths formed at run time, not literals,
+    /// could otherwise fill it without bound).
+    private let capacity: Int
+
+    private let lock = Lock()
+    @exclusivity(unchecked) private var fields: [Key: Entry] = [:]
+
+    init(capacity: Int = 4_096) {
+        self.capacity = capacity
+    }
+
+    /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.
+    func field(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
+        let key = Key(keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType))
+        return lock.withLock { fields[key]?.field }
+    }
+
+    func record(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
+        let key = Key(keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType))
+        let evicted: [Key: Entry] = lock.withLock {
+            var evicted: [Key: Entry] = [:]
+            if fields.count >= capacity { swap(&evicted, &fields) }
+            fields[key] = Entry(keyPath: keyPath, field: field)
+            return evicted
+        }
+        _ = evicted  // released here, outside the lock
+    }
+
+    /// How many key paths are cached (for tests).
+    var count: Int {
+        lock.withLock { fields.count }
+    }
+}

@@ -1,0 +1,82 @@
+import Testing
+
+@testable import KVOMediator
+
+/// A base class whose `@Observed` property a subclass overrides with a computed one.
+class Dial: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var position = 0
+    @Observed var detent = 0
+}
+
+/// Its `position` is computed from `detent`: the same key path, `\Dial.position`, reads other storage.
+final class DetentDial: Dial {
+    override var position: Int {
+        get { detent * 10 }
+        set { detent = newValue / 10 }
+    }
+}
+
+/// Registrations after the first of a key path on a class skip evaluating it (``DirectSlotCache``);
+/// they must behave exactly as the first.
+@Suite struct DirectSlotCacheTests {
+    @Test func laterRegistrationsOfAPropertyDeliverTheSameRecords() throws {
+        let observer = TestObserver()
+        let recorders = (0..<3).map { _ in Recorder<Double>() }
+        let circles = (0..<3).map { _ in Circle() }
+        for (circle, recorder) in zip(circles, recorders) {
+            circle.radius = 4
+            observer.kvoController.observe(circle, keyPath: \.radius, options: [.initial, .old, .new, .prior]) {
+                _,
+                _,
+                change in
+                recorder.append(change)
+            }
+        }
+        for circle in circles { circle.radius = 5 }
+        for recorder in recorders {
+            #expect(
+                recorder.changes == [
+                    change(\Circle.radius, new: 4),
+                    change(\Circle.radius, old: 4, prior: true),
+                    change(\Circle.radius, old: 4, new: 5),
+                ]
+            )
+        }
+        let token = try circles[0].observe(\.radius, options: [.initial, .new]) { _, _ in }
+        token.invalidate()
+        #expect(circles.allSatisfy { $0.kvoRegistrar.registrationCount == 1 })
+    }
+
+    @Test func aSubclassOverridingThePropertyIsEvaluatedForItself() {
+        let observer = TestObserver()
+        let dial = Dial()
+        let dialRecorder = Recorder<Int>()
+        observer.kvoController.observe(dial, keyPath: \Dial.position, options: [.new]) { _, _, change in
+            dialRecorder.append(change)
+        }
+        dial.position = 1
+        // The same key path on the subclass reads `detent`, not `position`'s storage.
+        let detentDial = DetentDial()
+        let detentRecorder = Recorder<Int>()
+        observer.kvoController.observe(detentDial as Dial, keyPath: \Dial.position, options: [.new]) { _, _, change in
+            detentRecorder.append(change)
+        }
+        detentDial.detent = 2
+        detentDial.position = 30
+        #expect(dialRecorder.changes.map(\.newValue) == [1])
+        #expect(detentRecorder.changes.map(\.newValue) == [20, 30])
+    }
+
+    @Test func theCacheStartsAgainWhenFull() {
+        let cache = DirectSlotCache(capacity: 3)
+        let keyPaths: [AnyKeyPath] = [\Circle.radius, \Circle.borderWidth, \Circle.name, \Circle.plainTag]
+        for (field, keyPath) in keyPaths.enumerated() {
+            cache.record(field, of: keyPath, on: Circle.self)
+        }
+        #expect(cache.count == 1)
+        #expect(cache.field(of: \Circle.plainTag, on: Circle.self) == 3)
+        #expect(cache.field(of: \Circle.radius, on: Circle.self) == nil)
+        #expect(cache.field(of: \Circle.plainTag, on: Square.self) == nil)
+    }
+}
