@@ -34,7 +34,8 @@
 public final class KVOController<Observer: AnyObject> {
     /// The observer, held weakly; nil once it has gone.
     public var observer: Observer? { _observer.object }
-    /// The one weak reference to the observer, which every registration's callbacks load it from.
+    /// The one reference to the observer, weak in effect (see `WeakReference`), which every
+    /// registration's callbacks load it from.
     @usableFromInline
     let _observer: WeakReference<Observer>
     /// Whether observed objects are held strongly until unobserved.

@@ -17,6 +17,24 @@ final class DetentDial: Dial {
     }
 }
 
+/// An attachment whose title is observable.
+final class Attachment: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var title = ""
+}
+
+/// `summary` is declared to depend on the attachment's title; the attachment itself is a plain
+/// property, so what the declaration reads depends on the object's state.
+final class Memo: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var summary = ""
+    var attachment: Attachment?
+
+    class func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \Memo.summary ? [\Memo.attachment?.title] : []
+    }
+}
+
 /// Registrations after the first of a key path on a class skip evaluating it (``DirectSlotCache``);
 /// they must behave exactly as the first.
 @Suite struct DirectSlotCacheTests {
@@ -33,6 +51,8 @@ final class DetentDial: Dial {
                 recorder.append(change)
             }
         }
+        // The first registration taught the cache; the others took the cached path.
+        #expect(DirectSlotCache.shared.field(of: \Circle.radius, on: Circle.self) != nil)
         for circle in circles { circle.radius = 5 }
         for recorder in recorders {
             #expect(
@@ -66,6 +86,19 @@ final class DetentDial: Dial {
         detentDial.position = 30
         #expect(dialRecorder.changes.map(\.newValue) == [1])
         #expect(detentRecorder.changes.map(\.newValue) == [20, 30])
+    }
+
+    @Test func declaredDependenciesAreReadForEveryObject() {
+        let observer = TestObserver()
+        let counter = CallCounter()
+        // Without an attachment, evaluating `summary` reads only `summary`.
+        observer.kvoController.observe(Memo(), keyPath: \.summary) { _, _, _ in counter.increment() }
+        let memo = Memo()
+        memo.attachment = Attachment()
+        observer.kvoController.observe(memo, keyPath: \.summary) { _, _, _ in counter.increment() }
+        memo.attachment?.title = "minutes"
+        memo.summary = "notes"
+        #expect(counter.count == 2)
     }
 
     @Test func theCacheStartsAgainWhenFull() {

@@ -4,8 +4,12 @@
 ///
 /// A key path is recorded only when evaluating it read exactly one slot, an `@Observed` property of
 /// the root object, and that property reported the read through this same key path: the key path
-/// then *is* that property, and on objects of that class it always names the same storage. The class
-/// is part of the key, because a subclass may override the property.
+/// then *is* that property, and on objects of that class it always names the same storage. Two more
+/// conditions keep out what one evaluation cannot tell:
+/// - the key path's root type is the object's class itself, so no subclass override (which may read
+///   other state, sometimes) is involved;
+/// - the class declares no key paths affecting it (``KeyValueObservable/keyPathsAffectingValue(for:)``),
+///   whose reads may depend on the object's state.
 final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `lock`
     static let shared = DirectSlotCache()
 
@@ -29,6 +33,13 @@ final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `l
 
     init(capacity: Int = 4_096) {
         self.capacity = capacity
+    }
+
+    /// Whether a key path that one evaluation found to be an `@Observed` property of `object` may be
+    /// recorded (see above).
+    static func isCacheable<Object: KeyValueObservable>(_ keyPath: AnyKeyPath, on object: Object) -> Bool {
+        type(of: keyPath).rootType == type(of: object)
+            && type(of: object).keyPathsAffectingValue(for: keyPath).isEmpty
     }
 
     /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.

@@ -58,7 +58,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         return value
     }
 
-    /// Reads the key path while tracking, subscribing to every observable slot it reads.
+    /// Reads the key path while tracking, subscribing to every observable slot it reads; or, for a key
+    /// path ``DirectSlotCache`` knows to be one `@Observed` property, subscribes to that property.
     ///
     /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
     /// - Parameter needsValue: Whether the caller uses the value (for an `.initial` record, say).
@@ -84,7 +85,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             subscribe(Access(registrar: root, slot: .lifetime))
         }
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
-            if case .typed(let typed) = reader, case .field(let field) = accesses[0].slot {
+            if case .typed(let typed) = reader, case .field(let field) = accesses[0].slot,
+                DirectSlotCache.isCacheable(typed, on: object)
+            {
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
             }
             if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
