@@ -17,13 +17,14 @@ import Synchronization
 ///
 /// It has no public methods: ``Observed`` and the manual notification methods of
 /// ``KeyValueObservable`` drive it.
-public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by `lock`; the flag is atomic
+public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by `spinLock`; the flag is atomic
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
-    /// The lock's word, kept in the registrar: a notification writes it twice, and another object's
-    /// lock in the same cache line would make threads changing different objects contend.
-    private let lockWord = Atomic<UInt32>(0)
-    // Guarded by `lock`, so the runtime exclusivity check is redundant (and costs on every notification).
+    /// The lock guarding `slots`, `ownerType` and `lifetimeInfos`, kept in the registrar's own memory
+    /// rather than in a ``Lock`` of its own: a notification writes its word twice, and another
+    /// object's lock in the same cache line would make threads changing different objects contend.
+    private let spinLock = SpinLock()
+    // Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var slots: [SlotEntry] = []
     /// The class of the object that owns this registrar, once a read reported it: names its fields.
     @exclusivity(unchecked) private var ownerType: AnyObject.Type?
@@ -37,27 +38,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by
     /// Creates an empty registrar.
     public init() {}
 
-    // The lock guarding `slots`, `ownerType` and `lifetimeInfos`.
-
-    @inline(__always)
-    private func lock() {
-        acquireSpinLock(lockWord)
-    }
-
-    @inline(__always)
-    private func unlock() {
-        releaseSpinLock(lockWord)
-    }
-
-    @inline(__always)
-    private func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        acquireSpinLock(lockWord)
-        defer { releaseSpinLock(lockWord) }
-        return try body()
-    }
-
     deinit {
-        let (entries, rooted) = withLock {
+        let (entries, rooted) = spinLock.withLock {
             let taken = (slots, lifetimeInfos)
             slots = []
             lifetimeInfos = []
@@ -88,7 +70,7 @@ struct SlotEntry {
 // MARK: - The table
 
 extension KVORegistrar {
-    /// The index of the entry for `slot`. Must be called with `lock` held.
+    /// The index of the entry for `slot`. Must be called with `spinLock` held.
     private func entryIndex(for slot: SlotKey) -> Int? {
         switch slot {
         case .field(let offset):
@@ -106,7 +88,7 @@ extension KVORegistrar {
     }
 
     func add(_ info: KVOInfo, for access: Access) {
-        withLock {
+        spinLock.withLock {
             if ownerType == nil, let objectType = access.objectType { ownerType = objectType }
             if access.slot == .lifetime {
                 lifetimeInfos.append(info)
@@ -125,7 +107,7 @@ extension KVORegistrar {
     }
 
     func remove(_ info: KVOInfo, for slot: SlotKey) {
-        withLock {
+        spinLock.withLock {
             if slot == .lifetime {
                 lifetimeInfos.removeAll { $0 === info }
                 return
@@ -145,7 +127,7 @@ extension KVORegistrar {
     }
 
     func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
-        withLock {
+        spinLock.withLock {
             guard let index = entryIndex(for: slot) else { return InlineList() }
             return slots[index].infos
         }
@@ -153,7 +135,7 @@ extension KVORegistrar {
 
     /// The property name of a slot (for `@Observed` properties) and the typed key path that read it.
     func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
-        withLock {
+        spinLock.withLock {
             guard case .field(let offset) = slot else { return (nil, nil) }
             let name = ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }
             return (name, entryIndex(for: slot).flatMap { slots[$0].wrapped })
@@ -162,7 +144,7 @@ extension KVORegistrar {
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
     var registrationCount: Int {
-        withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
+        spinLock.withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
     }
 }
 // MARK: - Announcements
@@ -249,9 +231,9 @@ extension KVORegistrar {
     ) {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
-        lock()
+        spinLock.lock()
         guard let index = entryIndex(for: .field(field)) else {
-            unlock()
+            spinLock.unlock()
             return store()
         }
         // The common case: one registration of exactly this property. It enters its gate under the
@@ -260,7 +242,7 @@ extension KVORegistrar {
         if let single = slots[index].infos.unretainedOnly {
             let entered = single._withUnsafeGuaranteedRef { $0.isDirect && $0.tryEnter() }
             if entered {
-                unlock()
+                spinLock.unlock()
                 single._withUnsafeGuaranteedRef { info in
                     info.setDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
                 }
@@ -268,7 +250,7 @@ extension KVORegistrar {
             }
         }
         let infos = slots[index].infos
-        unlock()
+        spinLock.unlock()
         if infos.isEmpty { return store() }
         var captured: [CapturedValue?] = []
         captured.reserveCapacity(infos.count)

@@ -17,53 +17,66 @@ import Darwin
 /// code under it as under a mutex (on Linux it does not understand `Synchronization.Mutex`, which
 /// waits with raw futex calls).
 final class Lock: @unchecked Sendable {  // all state is atomic
-    private let state = Atomic<UInt32>(0)
+    private let spinLock = SpinLock()
 
     init() {}
 
     @inline(__always)
     func lock() {
-        acquireSpinLock(state)
+        spinLock.lock()
     }
 
     @inline(__always)
     func unlock() {
-        releaseSpinLock(state)
+        spinLock.unlock()
     }
 
     @inline(__always)
     func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        acquireSpinLock(state)
-        defer { releaseSpinLock(state) }
+        try spinLock.withLock(body)
+    }
+}
+
+/// The lock itself, stored inline where it is used: ``Lock`` wraps one, and a registrar keeps one in
+/// its own memory (see `KVORegistrar`). 0 is free, 1 held.
+struct SpinLock: ~Copyable {
+    private let state = Atomic<UInt32>(0)
+
+    init() {}
+
+    /// Takes the lock.
+    @inline(__always)
+    borrowing func lock() {
+        if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
+        lockContended()
+    }
+
+    @inline(never)
+    private borrowing func lockContended() {
+        var attempts = 0
+        while true {
+            if state.load(ordering: .relaxed) == 0,
+                state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+            {
+                return
+            }
+            attempts += 1
+            if attempts > 32 { yieldThread() }
+        }
+    }
+
+    /// Releases the lock.
+    @inline(__always)
+    borrowing func unlock() {
+        state.store(0, ordering: .releasing)
+    }
+
+    @inline(__always)
+    borrowing func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
         return try body()
     }
-}
-
-/// Takes the lock whose word is `state` (0 free, 1 held).
-@inline(__always)
-func acquireSpinLock(_ state: borrowing Atomic<UInt32>) {
-    if state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return }
-    acquireContendedSpinLock(state)
-}
-
-@inline(never)
-func acquireContendedSpinLock(_ state: borrowing Atomic<UInt32>) {
-    var attempts = 0
-    while true {
-        if state.load(ordering: .relaxed) == 0,
-            state.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-        {
-            return
-        }
-        attempts += 1
-        if attempts > 32 { yieldThread() }
-    }
-}
-
-/// Releases the lock whose word is `state`.
-@inline(__always)
-func releaseSpinLock(_ state: borrowing Atomic<UInt32>) {
-    state.store(0, ordering: .releasing)
 }
 
 /// A fixed pool of locks shared by all registrations, so that a registration carries no mutex of its own.
