@@ -16,6 +16,11 @@ final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `l
     private struct Key: Hashable {
         let keyPath: ObjectIdentifier
         let objectType: ObjectIdentifier
+
+        init(_ keyPath: AnyKeyPath, _ objectType: AnyObject.Type) {
+            self.keyPath = ObjectIdentifier(keyPath)
+            self.objectType = ObjectIdentifier(objectType)
+        }
     }
 
     private struct Entry {
@@ -44,12 +49,12 @@ final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `l
 
     /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.
     func field(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
-        let key = Key(keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType))
+        let key = Key(keyPath, objectType)
         return lock.withLock { fields[key]?.field }
     }
 
     func record(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
-        let key = Key(keyPath: ObjectIdentifier(keyPath), objectType: ObjectIdentifier(objectType))
+        let key = Key(keyPath, objectType)
         let evicted: [Key: Entry] = lock.withLock {
             var evicted: [Key: Entry] = [:]
             if fields.count >= capacity { swap(&evicted, &fields) }

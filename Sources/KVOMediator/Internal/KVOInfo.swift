@@ -86,6 +86,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         gate.load(ordering: .relaxed) & Self.directBit != 0
     }
 
+    /// Found to be direct when starting: delivered from the setter's values from now on, unless it
+    /// wants whole values (streams), which collection mutations must re-read.
+    final func markDirect() {
+        if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
+    }
+
     final var isCancelled: Bool {
         gate.load(ordering: .acquiring) & Self.cancelledBit != 0
     }

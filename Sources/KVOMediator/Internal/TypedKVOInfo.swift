@@ -90,7 +90,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             {
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
             }
-            if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
+            markDirect()
         }
         return value
     }
@@ -106,7 +106,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             objectType: type(of: object)
         )
         subscribe(access)
-        if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
+        markDirect()
         return needsValue ? untracked { object[keyPath: keyPath] } : nil
     }
 
