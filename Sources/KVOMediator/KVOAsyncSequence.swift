@@ -109,12 +109,12 @@ extension KeyValueObservable {
             reader: .typed(keyPath),
             options: options.subtracting(.initial),
             owner: nil,
+            box: _HandlerBox<Self, Value> { [weak source] _, change in source?.yield(transform(change)) },
             prepare: { info in
                 info.wantsWholeValues = wholeValues
                 source.attach(info)
             },
-            onObjectDeinit: { [weak source] in source?.finish() },
-            handler: { [weak source] _, change in source?.yield(transform(change)) }
+            onObjectDeinit: { [weak source] in source?.finish() }
         )
         // Asked for (`needsValue` defaults to true), so always read.
         return registration.value!

@@ -27,8 +27,12 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let direct = Self._directDelivery(keyPath: keyPath, observer: _observer, block: block)
-        _registerTyped(object, keyPath: keyPath, options: options, direct: direct, handler: block)
+        _registerTyped(
+            object,
+            keyPath: keyPath,
+            options: options,
+            box: _ObserverBlockBox(observer: _observer, block: block)
+        )
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -177,31 +181,18 @@ extension KVOController {
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
-        direct: @escaping DirectDelivery,
-        handler: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
+        box: _ObserverBlockBox<Observer, Object, Value>
     ) {
-        register(
+        registerLoadingNothing(
             object,
             reader: .typed(keyPath),
             keyPath: keyPath,
+            stringKeyPath: nil,
             options: options,
-            direct: direct,
-            handler: handler
+            box: box,
+            prepare: nil,
+            onError: nil
         )
-    }
-
-    /// The direct delivery of a block, built where the types are concrete so that it runs no generic code.
-    @inlinable
-    static func _directDelivery<Object: KeyValueObservable, Value>(
-        keyPath: KeyPath<Object, Value>,
-        observer: WeakReference<Observer>,
-        block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
-    ) -> DirectDelivery {
-        return { object, oldValue, newValue, isPrior, holder in
-            guard let observer = observer.object else { return }
-            let change = KVOChange<Value>(oldAddress: oldValue, newAddress: newValue, isPrior: isPrior, holder: holder)
-            block(observer, unsafeDowncast(object, to: Object.self), change)
-        }
     }
 
     /// Registers one key path; the handler is given the observer, loaded on the delivering thread.
@@ -211,25 +202,20 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String? = nil,
         options: KVOOptions,
-        direct: DirectDelivery? = nil,
         prepare: ((KVOInfo) -> Void)? = nil,
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        let observer = _observer
         registerLoadingNothing(
             object,
             reader: reader,
             keyPath: keyPath,
             stringKeyPath: stringKeyPath,
             options: options,
-            direct: direct,
+            box: _ObserverBlockBox(observer: _observer, block: handler),
             prepare: prepare,
             onError: onError
-        ) { object, change in
-            guard let observer = observer.object else { return }
-            handler(observer, object, change)
-        }
+        )
     }
 
     /// Registers one key path unless this controller already observes it on `object` (or another thread
@@ -241,10 +227,9 @@ extension KVOController {
         keyPath: AnyKeyPath,
         stringKeyPath: String?,
         options: KVOOptions,
-        direct: DirectDelivery? = nil,
+        box: _DeliveryBox,
         prepare: ((KVOInfo) -> Void)?,
-        onError: ((KVOError) -> Void)?,
-        handler: @escaping (Object, KVOChange<Value>) -> Void
+        onError: ((KVOError) -> Void)?
     ) {
         let id = ObjectIdentifier(object)
         let reservation = Reservation(objectID: id, keyPath: keyPath)
@@ -273,10 +258,9 @@ extension KVOController {
                 options: options,
                 owner: self,
                 stringKeyPath: stringKeyPath,
-                direct: direct,
+                box: box,
                 prepare: prepare,
-                needsValue: options.contains(.initial),
-                handler: handler
+                needsValue: options.contains(.initial)
             )
         } catch {
             (onError ?? errorHandler)(error)

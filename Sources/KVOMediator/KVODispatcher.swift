@@ -24,19 +24,17 @@ final class KVODispatcher: Sendable {
         options: KVOOptions,
         owner: (any KVOInfoOwner)?,
         stringKeyPath: String? = nil,
-        direct: DirectDelivery? = nil,
+        box: _DeliveryBox,
         prepare: ((KVOInfo) -> Void)? = nil,
         onObjectDeinit: (() -> Void)? = nil,
-        needsValue: Bool = true,
-        handler: @escaping TypedKVOInfo<Object, Value>.Handler
+        needsValue: Bool = true
     ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value?) {
         let info = TypedKVOInfo(
             object: object,
             reader: reader,
             options: options,
-            direct: direct,
-            onObjectDeinit: onObjectDeinit,
-            handler: handler
+            box: box,
+            onObjectDeinit: onObjectDeinit
         )
         info.owner = owner
         info.stringKeyPath = stringKeyPath

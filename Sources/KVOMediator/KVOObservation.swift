@@ -104,33 +104,22 @@ extension KeyValueObservable {
         options: KVOOptions = [.new],
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
-        let direct: DirectDelivery = { object, oldValue, newValue, isPrior, holder in
-            let change = KVOChange<Value>(
-                oldAddress: oldValue,
-                newAddress: newValue,
-                isPrior: isPrior,
-                holder: holder
-            )
-            changeHandler(unsafeDowncast(object, to: Self.self), change)
-        }
-        return try _observe(keyPath, options: options, direct: direct, changeHandler: changeHandler)
+        return try _observe(keyPath, options: options, box: _HandlerBox(changeHandler))
     }
 
     @usableFromInline
     func _observe<Value>(
         _ keyPath: KeyPath<Self, Value>,
         options: KVOOptions,
-        direct: @escaping DirectDelivery,
-        changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
+        box: _HandlerBox<Self, Value>
     ) throws(KVOError) -> KVOObservation {
         let registration = try KVODispatcher.shared.register(
             self,
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            direct: direct,
-            needsValue: options.contains(.initial),
-            handler: changeHandler
+            box: box,
+            needsValue: options.contains(.initial)
         )
         let observation = KVOObservation(info: registration.info)
         if let value = registration.value { registration.info.deliverInitial(value, to: self) }

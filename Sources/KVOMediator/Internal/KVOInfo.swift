@@ -46,15 +46,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     // These are written once, before the registration starts, and only read after: no runtime checks.
     /// The string key path this registration was made with, if any (set before it starts).
     @exclusivity(unchecked) var stringKeyPath: String?
-    /// A delivery specialised for the concrete types by the caller's module (given at creation):
-    /// direct changes go through it with no generic work at run time. Held unmanaged, so that a
-    /// delivery inside the gate (where it cannot be released) calls it with no reference counting.
-    @exclusivity(unchecked) private var directBox: Unmanaged<DirectBox>?
+    /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
+    /// cannot be released) calls it with no reference counting; released once cancelled and idle.
+    @exclusivity(unchecked) private var box: Unmanaged<_DeliveryBox>?
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
     @exclusivity(unchecked) var wantsWholeValues = false
-    /// The observed value's type, to check that a set's values are of it before using `direct`.
-    let valueType: ObjectIdentifier
 
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) private var dependencies = InlineList<Dependency>()
@@ -65,19 +62,17 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         keyPath: AnyKeyPath,
         options: KVOOptions,
         object: some KeyValueObservable,
-        valueType: Any.Type,
-        direct: DirectDelivery?
+        box: _DeliveryBox
     ) {
-        self.directBox = direct.map { Unmanaged.passRetained(DirectBox($0)) }
+        self.box = Unmanaged.passRetained(box)
         self.options = options
-        self.valueType = ObjectIdentifier(valueType)
         self.objectID = ObjectIdentifier(object)
         self.rootRegistrarID = ObjectIdentifier(object.kvoRegistrar)
         super.init(keyPath)
     }
 
     deinit {
-        directBox?.release()
+        box?.release()
     }
 
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
@@ -186,9 +181,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     private func releaseCallbacksOnce() {
         let previous = gate.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.releasedBit == 0 else { return }
-        let box = directBox
-        directBox = nil
-        box?.release()
+        let released = box
+        box = nil
+        released?.release()
         releaseCallbacks()
     }
 
@@ -355,23 +350,17 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     ) {
         let old = options.contains(.old) ? oldValue : nil
         let new = options.contains(.new) ? newValue : nil
-        if let directBox, ObjectIdentifier(type) == valueType {
-            // Inside the gate the box cannot be released.
-            directBox._withUnsafeGuaranteedRef { $0.deliver(object, old, new, isPrior, self) }
-        } else {
-            deliverLoading(object: object, oldValue: old, newValue: new, type: type, isPrior: isPrior)
-        }
+        // Inside the gate the box cannot be released.
+        box?._withUnsafeGuaranteedRef { $0.deliver($0, object, old, new, type, isPrior, self) }
     }
 
-    /// Calls back with a direct change whose values are at `oldValue`/`newValue` (of `type`), without a
-    /// specialised path; called inside the gate.
-    func deliverLoading(
-        object: AnyObject,
-        oldValue: UnsafeRawPointer?,
-        newValue: UnsafeRawPointer?,
-        type: Any.Type,
-        isPrior: Bool
-    ) {}
+    /// Calls back with a whole record (of the registration's value type); inside the gate.
+    @inline(__always)
+    final func callRecord<Value>(object: AnyObject, _ change: KVOChange<Value>) {
+        withUnsafePointer(to: change) { record in
+            box?._withUnsafeGuaranteedRef { $0.deliver($0, object, nil, record, nil, change.isPrior, self) }
+        }
+    }
 
     /// Before a collection mutation of a direct registration's slot: the prior record, if asked for.
     func priorCollection<Object: AnyObject, Elements>(
@@ -397,21 +386,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     func changeEvaluated(captured: CapturedValue) {}
 }
 
-/// A direct delivery: the object, the old and new values' addresses (nil when not asked for),
-/// whether it is the prior record, and the registration (which holds the record's key path).
-@usableFromInline
-typealias DirectDelivery = (AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Bool, _KeyPathHolder) -> Void
-
-/// Holds a direct delivery, so that the registration can keep it unmanaged.
-final class DirectBox {
-    let deliver: DirectDelivery
-
-    init(_ deliver: @escaping DirectDelivery) {
-        self.deliver = deliver
-    }
-}
-
 /// The value of type `type` at `pointer`, boxed.
+@usableFromInline
 func loadValue(at pointer: UnsafeRawPointer, as type: Any.Type) -> Any {
     func load<T>(_: T.Type) -> Any { pointer.assumingMemoryBound(to: T.self).pointee }
     return load(type)

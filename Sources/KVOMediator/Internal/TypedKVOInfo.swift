@@ -12,21 +12,17 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case flattening(KeyPath<Object, Any?>)
     }
 
-    typealias Handler = (Object, KVOChange<Value>) -> Void
-
     @exclusivity(unchecked) private weak var object: Object?  // weak loads are atomic
     private let reader: Reader
     // Read only inside the gate (or before the registration starts); released once cancelled and idle.
-    @exclusivity(unchecked) private var handler: Handler?
     @exclusivity(unchecked) private var onObjectDeinit: (() -> Void)?
 
     init(
         object: Object,
         reader: Reader,
         options: KVOOptions,
-        direct: DirectDelivery? = nil,
-        onObjectDeinit: (() -> Void)? = nil,
-        handler: @escaping Handler
+        box: _DeliveryBox,
+        onObjectDeinit: (() -> Void)? = nil
     ) {
         self.object = object
         self.reader = reader
@@ -36,9 +32,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case .partial(let partial): keyPath = partial
         case .flattening(let flattening): keyPath = flattening
         }
-        self.handler = handler
         self.onObjectDeinit = onObjectDeinit
-        super.init(keyPath: keyPath, options: options, object: object, valueType: Value.self, direct: direct)
+        super.init(keyPath: keyPath, options: options, object: object, box: box)
     }
 
     private func read(_ object: Object) -> Value {
@@ -114,7 +109,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
         let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, holder: self)
-        deliver { handler?(object, change) }
+        deliver { callRecord(object: object, change) }
     }
 
     override func observedObjectDidDeinit() {
@@ -122,24 +117,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func releaseCallbacks() {
-        handler = nil
         onObjectDeinit = nil
-    }
-
-    override func deliverLoading(
-        object: AnyObject,
-        oldValue: UnsafeRawPointer?,
-        newValue: UnsafeRawPointer?,
-        type: Any.Type,
-        isPrior: Bool
-    ) {
-        let change = KVOChange<Value>(
-            oldValue: oldValue.map { loadValue(at: $0, as: type) as! Value },
-            newValue: newValue.map { loadValue(at: $0, as: type) as! Value },
-            isPrior: isPrior,
-            holder: self
-        )
-        handler?(unsafeDowncast(object, to: Object.self), change)
     }
 
     override func priorCollection<Source: AnyObject, Elements>(
@@ -157,7 +135,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             holder: self
         )
         let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler?(object, change) }
+        deliver { callRecord(object: object, change) }
     }
 
     override func changeCollection<Source: AnyObject, Elements>(
@@ -175,7 +153,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             holder: self
         )
         let object = unsafeDowncast(object, to: Object.self)
-        deliver { handler?(object, change) }
+        deliver { callRecord(object: object, change) }
     }
 
     override func captureBeforeChange() -> CapturedValue {
@@ -187,7 +165,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
                 isPrior: true,
                 holder: self
             )
-            deliver { handler?(object, change) }
+            deliver { callRecord(object: object, change) }
         }
         return options.contains(.old) ? .value(oldValue) : .none
     }
@@ -205,6 +183,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             newValue: options.contains(.new) ? newValue : nil,
             holder: self
         )
-        deliver { handler?(object, change) }
+        deliver { callRecord(object: object, change) }
     }
 }

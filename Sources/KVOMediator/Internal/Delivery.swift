@@ -1,0 +1,96 @@
+/// How a registration calls back: a box holding the callback and what it needs (the observer's
+/// reference, for a controller), and a function specialised for the concrete types, built where
+/// they are known (in the caller's module for the public `observe` forms), so that a change runs
+/// no generic code on its way to the callback.
+///
+/// One allocation per registration: the function captures nothing and finds the callback in the box
+/// it is given. A registration holds its box unmanaged and calls it inside its gate, where the box
+/// cannot be released (see `KVOInfo`), so a delivery does no reference counting; the registration
+/// releases the box once it is cancelled and idle, dropping what the callback captures.
+@usableFromInline
+class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only immutable callbacks
+    @usableFromInline
+    let deliver: _Delivery
+
+    @usableFromInline
+    init(deliver: @escaping _Delivery) {
+        self.deliver = deliver
+    }
+}
+
+/// Calls back with one record: `(box, object, old, new, type, isPrior, holder)`.
+///
+/// - With `type`, `old` and `new` are the addresses of values of that type (nil when not asked for):
+///   a set's own values. The function loads them as its value type, converting if `type` differs.
+/// - With no `type`, `new` is the address of a whole `KVOChange` of the function's value type, built
+///   by the registration (initial records, collection changes, re-read values) and `old` is nil.
+///
+/// `holder` is the registration, which the record keeps for its key path.
+@usableFromInline
+typealias _Delivery = (
+    _DeliveryBox, AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Any.Type?, Bool, _KeyPathHolder
+) -> Void
+
+extension KVOChange {
+    /// The record a `_Delivery` is given (see there).
+    @inlinable
+    static func _delivered(
+        old: UnsafeRawPointer?,
+        new: UnsafeRawPointer?,
+        type: Any.Type?,
+        isPrior: Bool,
+        holder: _KeyPathHolder
+    ) -> KVOChange<Value> {
+        guard let type else { return new.unsafelyUnwrapped.assumingMemoryBound(to: KVOChange<Value>.self).pointee }
+        if type == Value.self {
+            return KVOChange(oldAddress: old, newAddress: new, isPrior: isPrior, holder: holder)
+        }
+        return KVOChange(
+            oldValue: old.map { loadValue(at: $0, as: type) as! Value },
+            newValue: new.map { loadValue(at: $0, as: type) as! Value },
+            isPrior: isPrior,
+            holder: holder
+        )
+    }
+}
+
+/// A callback given the object and the record (tokens, and the library's own front ends).
+@usableFromInline
+final class _HandlerBox<Object: AnyObject, Value>: _DeliveryBox, @unchecked Sendable {  // immutable
+    @usableFromInline
+    let handler: (Object, KVOChange<Value>) -> Void
+
+    @inlinable
+    init(_ handler: @escaping (Object, KVOChange<Value>) -> Void) {
+        self.handler = handler
+        super.init { box, object, old, new, type, isPrior, holder in
+            let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
+            unsafeDowncast(box, to: _HandlerBox<Object, Value>.self).handler(
+                unsafeDowncast(object, to: Object.self),
+                change
+            )
+        }
+    }
+}
+
+/// A controller's block: given the observer, loaded from the controller's one reference to it when
+/// the block is about to run (and not run once the observer has gone or is deinitialising).
+@usableFromInline
+final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _DeliveryBox, @unchecked Sendable {
+    @usableFromInline
+    let observer: WeakReference<Observer>
+    @usableFromInline
+    let block: (Observer, Object, KVOChange<Value>) -> Void
+
+    @inlinable
+    init(observer: WeakReference<Observer>, block: @escaping (Observer, Object, KVOChange<Value>) -> Void) {
+        self.observer = observer
+        self.block = block
+        super.init { box, object, old, new, type, isPrior, holder in
+            let box = unsafeDowncast(box, to: _ObserverBlockBox<Observer, Object, Value>.self)
+            guard let observer = box.observer.object else { return }
+            let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
+            box.block(observer, unsafeDowncast(object, to: Object.self), change)
+        }
+    }
+}
