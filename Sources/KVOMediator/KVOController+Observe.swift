@@ -166,7 +166,7 @@ extension KVOController {
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
         let current = lock.withLock {
-            entries[ObjectIdentifier(object)].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
+            entries[ObjectIdentifier(object)]?.infos ?? InlineList()
         }
         // Names are found outside the lock: finding them may load, and so release, registrars.
         let matching = Set(
@@ -234,7 +234,7 @@ extension KVOController {
         let id = ObjectIdentifier(object)
         let reservation = Reservation(objectID: id, keyPath: keyPath)
         let (observed, others): (Bool, InlineList<KVOInfo>) = lock.withLock {
-            let current = entries[id].flatMap { $0.object === object ? $0.infos : nil } ?? InlineList()
+            let current = entries[id]?.infos ?? InlineList()
             if reserved.contains(where: { $0.matches(reservation) })
                 || current.contains(where: { sameKeyPath($0.keyPath, keyPath) })
             {
@@ -274,14 +274,8 @@ extension KVOController {
             sameChain = Set(crossForm.filter { $0.namePath == namePath }.map(ObjectIdentifier.init))
         }
 
-        var stale = InlineList<KVOInfo>()
         let lost: Bool = lock.withLock {
             var entry = entries[id] ?? ObservedEntry(object: object)
-            if entry.object !== object {
-                // A dead object's entry at a reused address: its registrations have already ended.
-                stale = entry.infos
-                entry = ObservedEntry(object: object)
-            }
             if entry.infos.contains(where: {
                 sameKeyPath($0.keyPath, keyPath) || sameChain.contains(ObjectIdentifier($0))
             }) {
@@ -292,7 +286,6 @@ extension KVOController {
             entries[id] = entry
             return false
         }
-        KVODispatcher.shared.unregister(stale)
         if lost {
             // The same key path was registered first (in either form): the first registration wins.
             KVODispatcher.shared.unregister([registration.info])

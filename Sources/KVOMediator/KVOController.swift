@@ -86,7 +86,7 @@ public final class KVOController<Observer: AnyObject> {
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         let id = ObjectIdentifier(object)
         let removed: [KVOInfo] = lock.withLock {
-            guard var entry = entries[id], entry.object === object else { return [] }
+            guard var entry = entries[id] else { return [] }
             let removed = entry.infos.filter(matches)
             entry.infos.removeAll(where: matches)
             entries[id] = entry.infos.isEmpty ? nil : entry
@@ -103,7 +103,7 @@ public final class KVOController<Observer: AnyObject> {
         guard let object else { return }
         let id = ObjectIdentifier(object)
         let removed: [KVOInfo] = lock.withLock {
-            guard let entry = entries[id], entry.object === object else { return [] }
+            guard let entry = entries[id] else { return [] }
             entries[id] = nil
             return Array(entry.infos)
         }
@@ -137,8 +137,12 @@ public final class KVOController<Observer: AnyObject> {
 extension KVOController: Sendable {}
 
 /// An observed object and the registrations a controller holds on it.
+///
+/// The entry of an object is keyed by its address, which no other object can take while the entry
+/// exists: the object's deinit removes its registrations (and so its entry) from their controllers
+/// before its memory goes, and each registration keeps that memory until it is cancelled and idle
+/// (`ObjectPin`), which happens only once it has left the entry.
 struct ObservedEntry {
-    weak var object: AnyObject?
     var retained: AnyObject?
     /// The object's type and identity, for descriptions (kept so that no string is built per observe).
     let objectType: AnyObject.Type
@@ -146,7 +150,6 @@ struct ObservedEntry {
     var infos: InlineList<KVOInfo>
 
     init(object: AnyObject, infos: InlineList<KVOInfo> = InlineList()) {
-        self.object = object
         self.objectType = type(of: object)
         self.objectID = ObjectIdentifier(object)
         self.infos = infos

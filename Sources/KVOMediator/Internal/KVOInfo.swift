@@ -87,6 +87,11 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         if !wantsWholeValues { gate.bitwiseOr(Self.directBit, ordering: .relaxed) }
     }
 
+    /// Whether the callbacks have been released (cancelled, with none in flight).
+    final var callbacksReleased: Bool {
+        gate.load(ordering: .acquiring) & Self.releasedBit != 0
+    }
+
     final var isCancelled: Bool {
         gate.load(ordering: .acquiring) & Self.cancelledBit != 0
     }

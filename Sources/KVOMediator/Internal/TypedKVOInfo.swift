@@ -12,7 +12,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case flattening(KeyPath<Object, Any?>)
     }
 
-    @exclusivity(unchecked) private weak var object: Object?  // weak loads are atomic
+    /// Loaded only inside the gate (see `loadObject()`); unpinned once cancelled and idle.
+    private let object: ObjectPin<Object>
     private let reader: Reader
     // Read only inside the gate (or before the registration starts); released once cancelled and idle.
     @exclusivity(unchecked) private var onObjectDeinit: (() -> Void)?
@@ -24,7 +25,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         box: _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
-        self.object = object
+        self.object = ObjectPin(object)
         self.reader = reader
         let keyPath: AnyKeyPath
         switch reader {
@@ -34,6 +35,18 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         self.onObjectDeinit = onObjectDeinit
         super.init(keyPath: keyPath, options: options, object: object, box: box)
+    }
+
+    deinit {
+        if !callbacksReleased { object.unpin() }
+    }
+
+    /// The observed object, retained, unless it has started deinitialising or this registration has
+    /// been cancelled (loaded inside the gate, so not after it is unpinned).
+    private func loadObject() -> Object? {
+        guard tryEnter() else { return nil }
+        defer { leave() }
+        return object.load()
     }
 
     private func read(_ object: Object) -> Value {
@@ -118,6 +131,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override func releaseCallbacks() {
         onObjectDeinit = nil
+        object.unpin()
     }
 
     override func priorCollection<Source: AnyObject, Elements>(
@@ -157,7 +171,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func captureBeforeChange() -> CapturedValue {
-        guard !options.isDisjoint(with: [.old, .prior]), !isCancelled, let object else { return .none }
+        guard !options.isDisjoint(with: [.old, .prior]), let object = loadObject() else { return .none }
         let oldValue = untracked { read(object) }
         if options.contains(.prior) {
             let change = KVOChange<Value>(
@@ -171,7 +185,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func changeEvaluated(captured: CapturedValue) {
-        guard !isCancelled, let object else { return }
+        guard let object = loadObject() else { return }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
         let newValue = tracker.run { evaluate(object) }

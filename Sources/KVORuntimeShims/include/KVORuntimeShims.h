@@ -9,6 +9,23 @@
 /// is what a weak load does through the object's side table, done in place on the object.
 void *swift_tryRetain(void *object);
 
+/// The Swift runtime's unowned reference counting, as `HeapObject.h` declares it
+/// (`HeapObject *swift_unownedRetain(HeapObject *)`, `void swift_unownedRelease(HeapObject *)`):
+/// what an `unowned` reference does when made and dropped. While the unowned count is above zero,
+/// the object's memory stays allocated (its deinit still runs when its last strong reference goes).
+void *swift_unownedRetain(void *object);
+void swift_unownedRelease(void *object);
+
+/// Keeps the memory of the native Swift object at `object` allocated, until `kvo_unpin`.
+static inline void kvo_pin(void *object) {
+    swift_unownedRetain(object);
+}
+
+/// Ends a `kvo_pin`.
+static inline void kvo_unpin(void *object) {
+    swift_unownedRelease(object);
+}
+
 /// Retains the native Swift object at `object` unless it has started deinitialising.
 static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;

@@ -1,0 +1,50 @@
+#if !canImport(ObjectiveC)
+internal import KVORuntimeShims
+#endif
+
+/// A registration's reference to the object it observes: weak in effect (it never keeps the object
+/// alive, and loads nil once the object has started deinitialising), but not a `weak` reference
+/// where objects are native Swift objects only (see `WeakReference`): it keeps the object's memory
+/// allocated (its unowned count) from creation until ``unpin()``, and a load tries to retain the
+/// object in place. A `weak` reference would give every observed object a side table, one more
+/// allocation per observed object, after which each retain and release of it takes the runtime's
+/// slow path.
+///
+/// The memory is kept only while the registration can still use it: its owner unpins it once the
+/// registration is cancelled and idle, so that a change record kept by the user (which keeps its
+/// registration, for the key path) keeps no observed object's memory. Until then the object's
+/// address cannot be reused by another object, so the address identifies it.
+///
+/// Loads and ``unpin()`` are the caller's to order: no load may start after ``unpin()``.
+struct ObjectPin<Object: AnyObject> {
+    #if canImport(ObjectiveC)
+    private weak var object: Object?
+
+    init(_ object: Object) {
+        self.object = object
+    }
+
+    /// The object, retained, unless it has started deinitialising.
+    func load() -> Object? { object }
+
+    func unpin() {}
+    #else
+    private let address: UnsafeMutableRawPointer
+
+    init(_ object: Object) {
+        address = Unmanaged.passUnretained(object).toOpaque()
+        kvo_pin(address)
+    }
+
+    /// The object, retained, unless it has started deinitialising.
+    func load() -> Object? {
+        guard kvo_try_retain(address) else { return nil }
+        return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+    }
+
+    /// Lets the object's memory go (once its deinit has run). Called once.
+    func unpin() {
+        kvo_unpin(address)
+    }
+    #endif
+}
