@@ -17,30 +17,35 @@ import Synchronization
 ///
 /// It has no public methods: ``Observed`` and the manual notification methods of
 /// ``KeyValueObservable`` drive it.
-public final class KVORegistrar: @unchecked Sendable {  // `slots` is guarded by `spinLock`; the flag is atomic
+public final class KVORegistrar: @unchecked Sendable {  // the table is guarded by `spinLock`; the flag is atomic
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
-    /// The lock guarding `slots`, `ownerType` and `lifetimeInfos`, kept in the registrar's own memory
+    /// The lock guarding the table, `ownerType` and `lifetimeInfos`, kept in the registrar's own memory
     /// rather than in a ``Lock`` of its own: a notification writes its word twice, and another
     /// object's lock in the same cache line would make threads changing different objects contend.
     private let spinLock = SpinLock()
     // Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
+    /// The table's first entry, kept in the registrar's own memory: most observed objects have one
+    /// observed slot, which then costs no allocation. (Entry 0 of the table; nil only when it is empty.)
+    @exclusivity(unchecked) private var firstSlot: SlotEntry?
+    /// The table's other entries (entries 1…).
     @exclusivity(unchecked) private var slots: [SlotEntry] = []
     /// The class of the object that owns this registrar, once a read reported it: names its fields.
     @exclusivity(unchecked) private var ownerType: AnyObject.Type?
     /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
     @exclusivity(unchecked) private var lifetimeInfos: [KVOInfo] = []
 
-    /// Never read: keeps what is allocated after this registrar (often the next observed object) out
-    /// of the cache line of the lock word.
-    private let padding: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+    /// Never read: with the fields above, keeps what is allocated after this registrar (often the next
+    /// observed object) out of the cache line of the lock word.
+    private let padding: Int = 0
 
     /// Creates an empty registrar.
     public init() {}
 
     deinit {
         let (entries, rooted) = spinLock.withLock {
-            let taken = (slots, lifetimeInfos)
+            let taken = ((firstSlot.map { [$0] } ?? []) + slots, lifetimeInfos)
+            firstSlot = nil
             slots = []
             lifetimeInfos = []
             return taken
@@ -70,21 +75,57 @@ struct SlotEntry {
 // MARK: - The table
 
 extension KVORegistrar {
-    /// The index of the entry for `slot`. Must be called with `spinLock` held.
+    /// The index of the entry for `slot` (0 is `firstSlot`, i is `slots[i - 1]`). Must be called with
+    /// `spinLock` held, as must every method of the table below.
     private func entryIndex(for slot: SlotKey) -> Int? {
         switch slot {
         case .field(let offset):
-            return slots.firstIndex { if case .field(offset) = $0.slot { true } else { false } }
+            if case .field(offset)? = firstSlot?.slot { return 0 }
+            return slots.firstIndex { if case .field(offset) = $0.slot { true } else { false } }.map { $0 + 1 }
         case .keyPath(let keyPath):
+            if case .keyPath(let other)? = firstSlot?.slot, other === keyPath { return 0 }
             if let index = slots.firstIndex(where: {
                 if case .keyPath(let other) = $0.slot { other === keyPath } else { false }
             }) {
-                return index
+                return index + 1
             }
-            return slots.firstIndex { $0.slot == slot }
+            if firstSlot?.slot == slot { return 0 }
+            return slots.firstIndex { $0.slot == slot }.map { $0 + 1 }
         case .lifetime:
             return nil
         }
+    }
+
+    /// Changes the entry at `index` in place.
+    @inline(__always)
+    private func updateEntry(at index: Int, _ body: (inout SlotEntry) -> Void) {
+        if index == 0 { body(&firstSlot!) } else { body(&slots[index - 1]) }
+    }
+
+    /// The registrations of the entry at `index`.
+    @inline(__always)
+    private func infos(at index: Int) -> InlineList<KVOInfo> {
+        index == 0 ? firstSlot?.infos ?? InlineList() : slots[index - 1].infos
+    }
+
+    /// The only registration of the entry at `index`, if it has one only, unretained.
+    @inline(__always)
+    private func unretainedOnlyInfo(at index: Int) -> Unmanaged<KVOInfo>? {
+        index == 0 ? firstSlot?.infos.unretainedOnly : slots[index - 1].infos.unretainedOnly
+    }
+
+    private func appendEntry(_ entry: SlotEntry) {
+        if firstSlot == nil { firstSlot = entry } else { slots.append(entry) }
+    }
+
+    /// Removes the entry at `index`; true when the table is then empty.
+    private func removeEntry(at index: Int) -> Bool {
+        if index == 0 {
+            firstSlot = slots.popLast()
+        } else {
+            slots.remove(at: index - 1)
+        }
+        return firstSlot == nil
     }
 
     func add(_ info: KVOInfo, for access: Access) {
@@ -95,13 +136,15 @@ extension KVORegistrar {
                 return
             }
             if let index = entryIndex(for: access.slot) {
-                if slots[index].wrapped == nil { slots[index].wrapped = access.wrapped }
-                if !slots[index].infos.contains(where: { $0 === info }) {
-                    slots[index].infos.append(info)
+                updateEntry(at: index) { entry in
+                    if entry.wrapped == nil { entry.wrapped = access.wrapped }
+                    if !entry.infos.contains(where: { $0 === info }) {
+                        entry.infos.append(info)
+                    }
                 }
                 return
             }
-            slots.append(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info)))
+            appendEntry(SlotEntry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info)))
             observerFlag.store(true, ordering: .releasing)
         }
     }
@@ -113,15 +156,16 @@ extension KVORegistrar {
                 return
             }
             guard let index = entryIndex(for: slot) else { return }
-            // Removal is usually of the newest registration (controllers tear down in order), so search from the end.
-            if let position = slots[index].infos.lastIndex(where: { $0 === info }) {
-                slots[index].infos.remove(at: position)
-            }
-            if slots[index].infos.isEmpty {
-                slots.remove(at: index)
-                if slots.isEmpty {
-                    observerFlag.store(false, ordering: .releasing)
+            var isEmpty = false
+            updateEntry(at: index) { entry in
+                // Removal is usually of the newest registration (controllers tear down in order), so search from the end.
+                if let position = entry.infos.lastIndex(where: { $0 === info }) {
+                    entry.infos.remove(at: position)
                 }
+                isEmpty = entry.infos.isEmpty
+            }
+            if isEmpty, removeEntry(at: index) {
+                observerFlag.store(false, ordering: .releasing)
             }
         }
     }
@@ -129,7 +173,7 @@ extension KVORegistrar {
     func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
         spinLock.withLock {
             guard let index = entryIndex(for: slot) else { return InlineList() }
-            return slots[index].infos
+            return infos(at: index)
         }
     }
 
@@ -138,13 +182,15 @@ extension KVORegistrar {
         spinLock.withLock {
             guard case .field(let offset) = slot else { return (nil, nil) }
             let name = ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }
-            return (name, entryIndex(for: slot).flatMap { slots[$0].wrapped })
+            return (name, entryIndex(for: slot).flatMap { $0 == 0 ? firstSlot?.wrapped : slots[$0 - 1].wrapped })
         }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
     var registrationCount: Int {
-        spinLock.withLock { slots.reduce(lifetimeInfos.count) { $0 + $1.infos.count } }
+        spinLock.withLock {
+            slots.reduce(lifetimeInfos.count + (firstSlot?.infos.count ?? 0)) { $0 + $1.infos.count }
+        }
     }
 }
 // MARK: - Announcements
@@ -232,14 +278,16 @@ extension KVORegistrar {
         // A collection mutation announces this write itself.
         if isSuppressedOnThisThread { return store() }
         spinLock.lock()
-        guard let index = entryIndex(for: .field(field)) else {
+        // The first entry inline: the common case of one observed slot, with no call.
+        let firstMatches = if case .field(field)? = firstSlot?.slot { true } else { false }
+        guard let index = firstMatches ? 0 : entryIndex(for: .field(field)) else {
             spinLock.unlock()
             return store()
         }
         // The common case: one registration of exactly this property. It enters its gate under the
         // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
-        if let single = slots[index].infos.unretainedOnly {
+        if let single = unretainedOnlyInfo(at: index) {
             let entered = single._withUnsafeGuaranteedRef { $0.isDirect && $0.tryEnter() }
             if entered {
                 spinLock.unlock()
@@ -249,7 +297,7 @@ extension KVORegistrar {
                 return
             }
         }
-        let infos = slots[index].infos
+        let infos = infos(at: index)
         spinLock.unlock()
         if infos.isEmpty { return store() }
         var captured: [CapturedValue?] = []
