@@ -1,9 +1,7 @@
 /// A list that keeps its first element inline: most registrations have one dependency, most slots
 /// and most observed objects one registration, and then no array is allocated at all.
 struct InlineList<Element>: RandomAccessCollection {
-    /// How many elements there are: checked instead of `first`'s optional tag (for elements holding
-    /// weak references, that check goes through the type's value witnesses).
-    private(set) var count = 0
+    // Invariant: `first` is nil only when the list is empty, and `rest` is nil or not empty.
     private var first: Element?
     /// The elements after the first; nil rather than empty, so that copying a list of one touches no array.
     private var rest: [Element]?
@@ -12,12 +10,15 @@ struct InlineList<Element>: RandomAccessCollection {
 
     init(_ element: Element) {
         first = element
-        count = 1
+    }
+
+    var count: Int {
+        first == nil ? 0 : 1 + (rest?.count ?? 0)
     }
 
     var startIndex: Int { 0 }
     var endIndex: Int { count }
-    var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { first == nil }
 
     subscript(position: Int) -> Element {
         position == 0 ? first.unsafelyUnwrapped : rest.unsafelyUnwrapped[position - 1]
@@ -40,28 +41,20 @@ struct InlineList<Element>: RandomAccessCollection {
     }
 
     mutating func append(_ element: Element) {
-        if count == 0 {
+        if first == nil {
             first = element
         } else if rest == nil {
             rest = [element]
         } else {
             rest!.append(element)
         }
-        count += 1
     }
 
     /// Removes the elements that match, calling `matches` once per element, in order.
     mutating func removeAll(where matches: (Element) throws -> Bool) rethrows {
-        guard count > 0 else { return }
-        if try matches(first.unsafelyUnwrapped) {
-            first = nil
-            count -= 1
-        }
-        if rest != nil {
-            let before = rest!.count
-            try rest!.removeAll(where: matches)
-            count -= before - rest!.count
-        }
+        guard let element = first else { return }
+        if try matches(element) { first = nil }
+        if rest != nil { try rest!.removeAll(where: matches) }
         normalize()
     }
 
@@ -81,18 +74,12 @@ struct InlineList<Element>: RandomAccessCollection {
         } else {
             rest!.remove(at: position - 1)
         }
-        count -= 1
         normalize()
     }
 
     /// Moves the next element into an empty first place, and drops an empty rest.
     private mutating func normalize() {
-        if count == 0 {
-            first = nil
-            rest = nil
-            return
-        }
-        if first == nil { first = rest!.removeFirst() }
+        if first == nil, rest != nil { first = rest!.removeFirst() }
         if rest?.isEmpty == true { rest = nil }
     }
 }
@@ -100,7 +87,7 @@ struct InlineList<Element>: RandomAccessCollection {
 extension InlineList where Element: AnyObject {
     /// The element of a list of exactly one, unretained: valid while the list holds it.
     var unretainedOnly: Unmanaged<Element>? {
-        guard count == 1, let first else { return nil }
+        guard rest == nil, let first else { return nil }
         return Unmanaged.passUnretained(first)
     }
 }

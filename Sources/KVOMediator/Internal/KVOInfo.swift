@@ -13,8 +13,12 @@ struct Dependency {
     /// goes, so while a dependency is listed its registrar is there. (No weak reference: that would
     /// give every observed object's registrar a side table, and copying one costs atomic operations.)
     let registrar: Unmanaged<KVORegistrar>
-    let registrarID: ObjectIdentifier
     let slot: SlotKey
+
+    /// The registrar's identity.
+    var registrarID: ObjectIdentifier {
+        unsafeBitCast(registrar.toOpaque(), to: ObjectIdentifier.self)
+    }
 }
 
 /// One registration: a key path of one object, its options, its callback and the slots it depends on.
@@ -38,41 +42,104 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     static let inFlightUnit = 16
 
     let gate = Atomic<Int>(0)
-    let tickets = Atomic<Int>(0)
-    let options: KVOOptions
-    let objectID: ObjectIdentifier
-    let rootRegistrarID: ObjectIdentifier
-    @exclusivity(unchecked) weak var owner: (any KVOInfoOwner)?
-    // These are written once, before the registration starts, and only read after: no runtime checks.
-    /// The string key path this registration was made with, if any (set before it starts).
-    @exclusivity(unchecked) var stringKeyPath: String?
-    /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
-    /// cannot be released) calls it with no reference counting; released once cancelled and idle.
-    @exclusivity(unchecked) private var box: Unmanaged<_DeliveryBox>?
+    /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
+    /// (compared with wrapping arithmetic).
+    let tickets = Atomic<UInt32>(0)
+    // Guarded by `StripedLocks.lock(for: self)`.
+    @exclusivity(unchecked) private var appliedTicket: UInt32 = 0
+    @exclusivity(unchecked) private var closed = false
+    // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
     @exclusivity(unchecked) var wantsWholeValues = false
-
+    private let optionBits: UInt8
+    /// How the subclass reads the key path (its meaning is the subclass's).
+    let readerKind: UInt8
+    /// The observed object (its address is its identity here; see `ObjectPin`).
+    private let object: ObjectPin<AnyObject>
+    /// The observed object's registrar, to tell its deinit from that of another object read.
+    let rootRegistrar: Unmanaged<KVORegistrar>
+    /// Told when the observed object deinitialises (a controller); a ``KVOInfoOwner``.
+    @exclusivity(unchecked) weak var ownerObject: AnyObject?
+    /// What few registrations need (see `Extras`); nil for most.
+    @exclusivity(unchecked) private var extras: Extras?
+    /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
+    /// cannot be released) calls it with no reference counting; released once cancelled and idle.
+    @exclusivity(unchecked) private var box: Unmanaged<_DeliveryBox>?
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) private var dependencies = InlineList<Dependency>()
-    @exclusivity(unchecked) private var closed = false
-    @exclusivity(unchecked) private var appliedTicket = 0
+
+    /// What few registrations need, kept out of the registration itself.
+    private final class Extras {
+        var stringKeyPath: String?
+        var onObjectDeinit: (() -> Void)?
+    }
 
     init(
         keyPath: AnyKeyPath,
         options: KVOOptions,
         object: some KeyValueObservable,
+        readerKind: UInt8,
         box: _DeliveryBox
     ) {
+        self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
+        self.readerKind = readerKind
+        self.object = ObjectPin(object)
+        self.rootRegistrar = .passUnretained(object.kvoRegistrar)
         self.box = Unmanaged.passRetained(box)
-        self.options = options
-        self.objectID = ObjectIdentifier(object)
-        self.rootRegistrarID = ObjectIdentifier(object.kvoRegistrar)
         super.init(keyPath)
     }
 
     deinit {
         box?.release()
+        if !callbacksReleased { object.unpin() }
+    }
+
+    /// What each record carries.
+    final var options: KVOOptions {
+        KVOOptions(rawValue: UInt(optionBits))
+    }
+
+    /// The observed object's identity.
+    final var objectID: ObjectIdentifier {
+        object.id
+    }
+
+    /// Told when the observed object deinitialises.
+    final var owner: (any KVOInfoOwner)? {
+        get { ownerObject as? any KVOInfoOwner }
+        set { ownerObject = newValue }
+    }
+
+    /// The string key path this registration was made with, if any (set before it starts).
+    final var stringKeyPath: String? {
+        get { extras?.stringKeyPath }
+        set {
+            guard let newValue else { return }
+            extras(creating: true)?.stringKeyPath = newValue
+        }
+    }
+
+    /// Called when the observed object deinitialises (set before it starts); released once idle.
+    final var onObjectDeinit: (() -> Void)? {
+        get { extras?.onObjectDeinit }
+        set {
+            guard let newValue else { return }
+            extras(creating: true)?.onObjectDeinit = newValue
+        }
+    }
+
+    private func extras(creating: Bool) -> Extras? {
+        if extras == nil, creating { extras = Extras() }
+        return extras
+    }
+
+    /// The observed object, retained, unless it has started deinitialising or this registration has
+    /// been cancelled (loaded inside the gate, so never after it is unpinned).
+    final func loadObject() -> AnyObject? {
+        guard tryEnter() else { return nil }
+        defer { leave() }
+        return object.load()
     }
 
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
@@ -189,7 +256,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         let released = box
         box = nil
         released?.release()
-        releaseCallbacks()
+        extras?.onObjectDeinit = nil
+        object.unpin()
     }
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
@@ -213,7 +281,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     // MARK: Dependencies
 
-    final func nextTicket() -> Int {
+    final func nextTicket() -> UInt32 {
         tickets.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
@@ -226,17 +294,17 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         if closed { return }
         if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
         dependencies.append(
-            Dependency(registrar: .passUnretained(access.registrar), registrarID: registrarID, slot: access.slot)
+            Dependency(registrar: .passUnretained(access.registrar), slot: access.slot)
         )
         access.registrar.add(self, for: access)
     }
 
     /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
     /// The lifetime dependency on the root object is never dropped.
-    final func prune(keeping accesses: [Access], ticket: Int) {
+    final func prune(keeping accesses: [Access], ticket: UInt32) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        if !closed, ticket > appliedTicket {
+        if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
             dependencies.removeAll { dependency in
                 if dependency.slot == .lifetime { return false }
@@ -266,7 +334,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
     final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
-        if registrarID == rootRegistrarID {
+        if registrarID == unsafeBitCast(rootRegistrar.toOpaque(), to: ObjectIdentifier.self) {
             // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
             // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
             // (The caller, the dying registrar, holds a reference throughout.)
@@ -276,7 +344,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
             gate.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing)
             unsubscribeAll(except: registrarID)
             owner?.infoDidEnd(self)
-            if previous & Self.cancelledBit == 0 { observedObjectDidDeinit() }
+            if previous & Self.cancelledBit == 0 { onObjectDeinit?() }
             context.deliveryDepth -= 1
             leave()
             releaseCallbacksWhenIdle()
@@ -304,12 +372,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     }
 
     // MARK: Notifications (overridden by the typed subclass)
-
-    /// The observed object deinitialised; the registration is already cancelled.
-    func observedObjectDidDeinit() {}
-
-    /// Drops the callbacks; called once, after cancellation, with no callback in flight.
-    func releaseCallbacks() {}
 
     /// Before a set of a direct registration's slot: the prior record, if asked for.
     final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {

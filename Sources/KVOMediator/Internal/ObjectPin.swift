@@ -19,9 +19,12 @@ internal import KVORuntimeShims
 struct ObjectPin<Object: AnyObject> {
     #if canImport(ObjectiveC)
     private weak var object: Object?
+    /// The object's identity.
+    let id: ObjectIdentifier
 
     init(_ object: Object) {
         self.object = object
+        self.id = ObjectIdentifier(object)
     }
 
     /// The object, retained, unless it has started deinitialising.
@@ -34,6 +37,11 @@ struct ObjectPin<Object: AnyObject> {
     init(_ object: Object) {
         address = Unmanaged.passUnretained(object).toOpaque()
         kvo_pin(address)
+    }
+
+    /// The object's identity.
+    var id: ObjectIdentifier {
+        unsafeBitCast(address, to: ObjectIdentifier.self)
     }
 
     /// The object, retained, unless it has started deinitialising.

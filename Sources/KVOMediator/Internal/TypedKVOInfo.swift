@@ -12,12 +12,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case flattening(KeyPath<Object, Any?>)
     }
 
-    /// Loaded only inside the gate (see `loadObject()`); unpinned once cancelled and idle.
-    private let object: ObjectPin<Object>
-    private let reader: Reader
-    // Read only inside the gate (or before the registration starts); released once cancelled and idle.
-    @exclusivity(unchecked) private var onObjectDeinit: (() -> Void)?
-
     init(
         object: Object,
         reader: Reader,
@@ -25,36 +19,35 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         box: _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
-        self.object = ObjectPin(object)
-        self.reader = reader
         let keyPath: AnyKeyPath
+        let kind: UInt8
         switch reader {
-        case .typed(let typed): keyPath = typed
-        case .partial(let partial): keyPath = partial
-        case .flattening(let flattening): keyPath = flattening
+        case .typed(let typed): (keyPath, kind) = (typed, 0)
+        case .partial(let partial): (keyPath, kind) = (partial, 1)
+        case .flattening(let flattening): (keyPath, kind) = (flattening, 2)
         }
+        super.init(keyPath: keyPath, options: options, object: object, readerKind: kind, box: box)
         self.onObjectDeinit = onObjectDeinit
-        super.init(keyPath: keyPath, options: options, object: object, box: box)
     }
 
-    deinit {
-        if !callbacksReleased { object.unpin() }
-    }
-
-    /// The observed object, retained, unless it has started deinitialising or this registration has
-    /// been cancelled (loaded inside the gate, so not after it is unpinned).
-    private func loadObject() -> Object? {
-        guard tryEnter() else { return nil }
-        defer { leave() }
-        return object.load()
+    /// The key path, typed, when it was given as a typed one (not partial, not a string).
+    private var typedKeyPath: KeyPath<Object, Value>? {
+        readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
     }
 
     private func read(_ object: Object) -> Value {
-        switch reader {
-        case .typed(let keyPath): return object[keyPath: keyPath]
-        case .partial(let keyPath): return object[keyPath: keyPath] as! Value
-        case .flattening(let keyPath): return (object[keyPath: keyPath] ?? (Any?.none as Any)) as! Value
+        switch readerKind {
+        case 0: return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
+        case 1: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
+        default:
+            let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
+            return (object[keyPath: flattening] ?? (Any?.none as Any)) as! Value
         }
+    }
+
+    /// The observed object (see `KVOInfo.loadObject()`).
+    private func loadTypedObject() -> Object? {
+        loadObject().map { unsafeDowncast($0, to: Object.self) }
     }
 
     /// Reads the value, then the declared affecting key paths, so that a tracker sees what both read.
@@ -73,7 +66,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// - Parameter needsValue: Whether the caller uses the value (for an `.initial` record, say).
     /// - Returns: The value read; nil when it was not needed and the key path was not evaluated.
     func start(on object: Object, needsValue: Bool) throws(KVOError) -> Value? {
-        if case .typed(let typed) = reader,
+        if let typed = typedKeyPath,
             let field = DirectSlotCache.shared.field(of: typed, on: type(of: object))
         {
             return start(on: object, field: field, keyPath: typed, needsValue: needsValue)
@@ -93,7 +86,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             subscribe(Access(registrar: root, slot: .lifetime))
         }
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
-            if case .typed(let typed) = reader, case .field(let field) = accesses[0].slot,
+            if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,
                 DirectSlotCache.isCacheable(typed, on: object)
             {
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
@@ -123,15 +116,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard options.contains(.initial) else { return }
         let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, holder: self)
         deliver { callRecord(object: object, change) }
-    }
-
-    override func observedObjectDidDeinit() {
-        onObjectDeinit?()
-    }
-
-    override func releaseCallbacks() {
-        onObjectDeinit = nil
-        object.unpin()
     }
 
     override func priorCollection<Source: AnyObject, Elements>(
@@ -171,7 +155,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func captureBeforeChange() -> CapturedValue {
-        guard !options.isDisjoint(with: [.old, .prior]), let object = loadObject() else { return .none }
+        guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
         let oldValue = untracked { read(object) }
         if options.contains(.prior) {
             let change = KVOChange<Value>(
@@ -185,7 +169,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func changeEvaluated(captured: CapturedValue) {
-        guard let object = loadObject() else { return }
+        guard let object = loadTypedObject() else { return }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
         let newValue = tracker.run { evaluate(object) }
