@@ -11,12 +11,13 @@ extension KVOController: CustomDebugStringConvertible {
     ///     \Person (reads address, city) [.new]
     /// ```
     public var debugDescription: String {
-        let snapshot = lock.withLock { Array(entries.values) }
+        let snapshot = lock.withLock { table.grouped() }
         let observerText = observer.map { describe($0) } ?? "nil"
         var lines = ["<KVOController<\(Observer.self)>: \(hexAddress(of: self))> observer: \(observerText)"]
         for (index, entry) in snapshot.enumerated() {
             if index > 0 { lines.append("  ----") }
-            lines.append("  \(entry.objectDescription)")
+            let objectType = entry.infos[0].loadObject().map { "\(type(of: $0))" } ?? entry.infos[0].objectTypeName
+            lines.append("  <\(objectType): 0x\(String(UInt(bitPattern: entry.id), radix: 16))>")
             for info in entry.infos {
                 lines.append("    \(describeKeyPath(of: info)) \(info.options)")
             }

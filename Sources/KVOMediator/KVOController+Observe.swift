@@ -166,7 +166,7 @@ extension KVOController {
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
         let current = lock.withLock {
-            entries[ObjectIdentifier(object)]?.infos ?? InlineList()
+            table.infos(of: ObjectIdentifier(object))
         }
         // Names are found outside the lock: finding them may load, and so release, registrars.
         let matching = Set(
@@ -234,7 +234,7 @@ extension KVOController {
         let id = ObjectIdentifier(object)
         let reservation = Reservation(objectID: id, keyPath: keyPath)
         let (observed, others): (Bool, InlineList<KVOInfo>) = lock.withLock {
-            let current = entries[id]?.infos ?? InlineList()
+            let current = table.infos(of: id)
             if reserved.contains(where: { $0.matches(reservation) })
                 || current.contains(where: { sameKeyPath($0.keyPath, keyPath) })
             {
@@ -275,15 +275,14 @@ extension KVOController {
         }
 
         let lost: Bool = lock.withLock {
-            var entry = entries[id] ?? ObservedEntry(object: object)
-            if entry.infos.contains(where: {
-                sameKeyPath($0.keyPath, keyPath) || sameChain.contains(ObjectIdentifier($0))
-            }) {
+            if table.contains(
+                id,
+                where: { sameKeyPath($0.keyPath, keyPath) || sameChain.contains(ObjectIdentifier($0)) }
+            ) {
                 return true
             }
-            entry.infos.append(registration.info)
-            if retainsObserved { entry.retained = object }
-            entries[id] = entry
+            table.insert(registration.info, for: id)
+            if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
             return false
         }
         if lost {

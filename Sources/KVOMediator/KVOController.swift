@@ -47,7 +47,13 @@ public final class KVOController<Observer: AnyObject> {
 
     let lock = Lock()
     // Guarded by `lock`.
-    @exclusivity(unchecked) var entries: [ObjectIdentifier: ObservedEntry] = [:]
+    /// The registrations, by observed object. An object is keyed by its address, which no other
+    /// object can take while it has registrations here: the object's deinit removes its registrations
+    /// from their controllers before its memory goes, and each registration keeps that memory until it
+    /// is cancelled and idle (`ObjectPin`), which happens only once it has left the table.
+    @exclusivity(unchecked) var table = RegistrationTable()
+    /// The observed objects, when `retainsObserved`.
+    @exclusivity(unchecked) var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
     /// Key paths some thread is registering right now (guarded by `lock`); almost always empty or one,
     /// so a list compared by identity first is cheaper than hashing key paths.
     @exclusivity(unchecked) var reserved: [Reservation] = []
@@ -75,7 +81,7 @@ public final class KVOController<Observer: AnyObject> {
         if remove(from: object, where: { sameKeyPath($0.keyPath, keyPath) }) { return }
         // Not observed in this form: it may have been observed as a string key path.
         let hasStringForm = lock.withLock {
-            entries[ObjectIdentifier(object)]?.infos.contains { $0.stringKeyPath != nil } ?? false
+            table.contains(ObjectIdentifier(object)) { $0.stringKeyPath != nil }
         }
         guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
         remove(from: object) { $0.stringKeyPath == namePath }
@@ -85,14 +91,12 @@ public final class KVOController<Observer: AnyObject> {
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         let id = ObjectIdentifier(object)
-        let removed: [KVOInfo] = lock.withLock {
-            guard var entry = entries[id] else { return [] }
-            let removed = entry.infos.filter(matches)
-            entry.infos.removeAll(where: matches)
-            entries[id] = entry.infos.isEmpty ? nil : entry
-            return removed
+        let (removed, retained): ([KVOInfo], AnyObject?) = lock.withLock {
+            let removed = table.removeAll(of: id, where: matches)
+            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
         KVODispatcher.shared.unregister(removed)
+        withExtendedLifetime(retained) {}
         return !removed.isEmpty
     }
 
@@ -102,73 +106,52 @@ public final class KVOController<Observer: AnyObject> {
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
         let id = ObjectIdentifier(object)
-        let removed: [KVOInfo] = lock.withLock {
-            guard let entry = entries[id] else { return [] }
-            entries[id] = nil
-            return Array(entry.infos)
+        let (removed, retained): ([KVOInfo], AnyObject?) = lock.withLock {
+            let removed = table.removeAll(of: id) { _ in true }
+            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
         KVODispatcher.shared.unregister(removed)
+        withExtendedLifetime(retained) {}
+    }
+
+    /// Stops retaining the object once it has no registrations here, and returns it, to be released
+    /// by the caller with the lock no longer held (its deinit may call back into this controller).
+    /// Must be called with `lock` held.
+    func releaseIfUnobserved(_ id: ObjectIdentifier) -> AnyObject? {
+        guard retainsObserved, !table.contains(id) else { return nil }
+        return retainedObjects.removeValue(forKey: id)
     }
 
     /// Stops observing everything; calling it again does nothing. `deinit` calls it.
     public func unobserveAll() {
-        let removed: [ObjectIdentifier: ObservedEntry] = lock.withLock {
-            defer { entries = [:] }
-            return entries
+        let (taken, retained) = lock.withLock {
+            defer { retainedObjects = [:] }
+            return (table.removeAll(), retainedObjects)
         }
-        guard !removed.isEmpty else { return }
-        var infos: [KVOInfo] = []
-        infos.reserveCapacity(removed.count)
-        for entry in removed.values { infos.append(contentsOf: entry.infos) }
+        guard !taken.isEmpty else { return }
+        var infos = taken
         // In address order rather than the table's (which is at random): registrations made one after
         // another sit one after another in memory, so a large teardown walks memory forward, where
         // the processor prefetches, instead of missing the cache at every step.
         infos.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
         KVODispatcher.shared.unregister(infos)
+        withExtendedLifetime(retained) {}
     }
 
     /// The number of registrations this controller holds.
     public var observationCount: Int {
-        lock.withLock { entries.values.reduce(0) { $0 + $1.infos.count } }
+        lock.withLock { table.count }
     }
 }
 
 @available(*, unavailable, message: "A KVOController belongs to its observer; share the observer, not its controller")
 extension KVOController: Sendable {}
 
-/// An observed object and the registrations a controller holds on it.
-///
-/// The entry of an object is keyed by its address, which no other object can take while the entry
-/// exists: the object's deinit removes its registrations (and so its entry) from their controllers
-/// before its memory goes, and each registration keeps that memory until it is cancelled and idle
-/// (`ObjectPin`), which happens only once it has left the entry.
-struct ObservedEntry {
-    var retained: AnyObject?
-    /// The object's type and identity, for descriptions (kept so that no string is built per observe).
-    let objectType: AnyObject.Type
-    let objectID: ObjectIdentifier
-    var infos: InlineList<KVOInfo>
-
-    init(object: AnyObject, infos: InlineList<KVOInfo> = InlineList()) {
-        self.objectType = type(of: object)
-        self.objectID = ObjectIdentifier(object)
-        self.infos = infos
-    }
-
-    /// `<Circle: 0x…>`.
-    var objectDescription: String {
-        "<\(objectType): 0x\(String(UInt(bitPattern: objectID), radix: 16))>"
-    }
-}
-
 extension KVOController: KVOInfoOwner {
     func infoDidEnd(_ info: KVOInfo) {
-        lock.withLock {
-            guard var entry = entries[info.objectID],
-                let index = entry.infos.firstIndex(where: { $0 === info })
-            else { return }
-            entry.infos.remove(at: index)
-            entries[info.objectID] = entry.infos.isEmpty ? nil : entry
+        let retained = lock.withLock {
+            table.remove(info, of: info.objectID) ? releaseIfUnobserved(info.objectID) : nil
         }
+        withExtendedLifetime(retained) {}
     }
 }

@@ -134,6 +134,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         return extras
     }
 
+    /// The observed object's static type, for descriptions once it has gone.
+    var objectTypeName: String { "" }
+
     /// The observed object, retained, unless it has started deinitialising or this registration has
     /// been cancelled (loaded inside the gate, so never after it is unpinned).
     final func loadObject() -> AnyObject? {

@@ -30,6 +30,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         self.onObjectDeinit = onObjectDeinit
     }
 
+    override var objectTypeName: String { "\(Object.self)" }
+
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
