@@ -104,7 +104,7 @@ extension KeyValueObservable {
         source: StreamSource<Element>,
         transform: @escaping @Sendable (KVOChange<Value>) -> Element
     ) throws(KVOError) -> Value {
-        let registration = try KVODispatcher.shared.register(
+        let info = KVODispatcher.shared.makeRegistration(
             self,
             reader: .typed(keyPath),
             options: options.subtracting(.initial),
@@ -116,7 +116,8 @@ extension KeyValueObservable {
             },
             onObjectDeinit: { [weak source] in source?.finish() }
         )
-        // Asked for (`needsValue` defaults to true), so always read.
-        return registration.value!
+        var value: Value?
+        try info.start(on: self) { value = $0 }
+        return value!  // given whenever the start succeeds
     }
 }

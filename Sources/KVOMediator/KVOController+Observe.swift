@@ -232,75 +232,52 @@ extension KVOController {
         onError: ((KVOError) -> Void)?
     ) {
         let id = ObjectIdentifier(object)
-        let reservation = Reservation(objectID: id, keyPath: keyPath)
-        let (observed, others): (Bool, InlineList<KVOInfo>) = lock.withLock {
+        let info = KVODispatcher.shared.makeRegistration(
+            object,
+            reader: reader,
+            options: options,
+            owner: self,
+            stringKeyPath: stringKeyPath,
+            box: box,
+            prepare: prepare
+        )
+        // One lock section: a key path already observed here, or being registered by another thread,
+        // is ignored; otherwise the registration takes its place before it starts.
+        let others: InlineList<KVOInfo>? = lock.withLock {
             let current = table.infos(of: id)
-            if reserved.contains(where: { $0.matches(reservation) })
-                || current.contains(where: { sameKeyPath($0.keyPath, keyPath) })
-            {
-                return (true, InlineList())
-            }
-            reserved.append(reservation)
-            return (false, current)
+            if current.contains(where: { sameKeyPath($0.keyPath, keyPath) }) { return nil }
+            table.insert(info, for: id)
+            if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
+            return current
         }
-        if observed { return }
-        defer {
-            lock.withLock {
-                if let index = reserved.firstIndex(where: { $0.matches(reservation) }) { reserved.remove(at: index) }
-            }
-        }
-
-        let registration: (info: TypedKVOInfo<Object, Value>, value: Value?)
-        do {
-            registration = try KVODispatcher.shared.register(
-                object,
-                reader: reader,
-                options: options,
-                owner: self,
-                stringKeyPath: stringKeyPath,
-                box: box,
-                prepare: prepare,
-                needsValue: options.contains(.initial)
-            )
-        } catch {
-            (onError ?? errorHandler)(error)
+        guard let others else {
+            info.cancel()
             return
         }
-        // The string and typed forms of one chain are one registration. Names are found outside the
-        // lock (finding them may load, and so release, registrars), and only when both forms occur.
-        var sameChain: Set<ObjectIdentifier> = []
-        let crossForm = others.filter { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }
-        if !crossForm.isEmpty, let namePath = registration.info.namePath {
-            sameChain = Set(crossForm.filter { $0.namePath == namePath }.map(ObjectIdentifier.init))
-        }
-
-        let lost: Bool = lock.withLock {
-            if table.contains(
-                id,
-                where: { sameKeyPath($0.keyPath, keyPath) || sameChain.contains(ObjectIdentifier($0)) }
-            ) {
-                return true
-            }
-            table.insert(registration.info, for: id)
-            if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
+        // The string and typed forms of one chain are one registration: the first one wins. Names are
+        // found outside the lock (finding them may load, and so release, registrars), and only when
+        // both forms occur.
+        func winsOverTheOtherForm() -> Bool {
+            let crossForm = others.filter { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }
+            guard !crossForm.isEmpty, let namePath = info.namePath,
+                crossForm.contains(where: { $0.namePath == namePath })
+            else { return true }
+            remove(from: object) { $0 === info }
             return false
         }
-        if lost {
-            // The same key path was registered first (in either form): the first registration wins.
-            KVODispatcher.shared.unregister([registration.info])
-            return
+        do {
+            if options.contains(.initial) {
+                var initial: Value?
+                try info.start(on: object) { initial = $0 }
+                if winsOverTheOtherForm(), let initial { info.deliverInitial(initial, to: object) }
+            } else {
+                try info.start(on: object, reading: nil)
+                _ = winsOverTheOtherForm()
+            }
+        } catch {
+            remove(from: object) { $0 === info }
+            (onError ?? errorHandler)(error)
         }
-        if let value = registration.value { registration.info.deliverInitial(value, to: object) }
-    }
-}
-
-/// A key path being registered on an object by some thread, so that a concurrent twin is ignored.
-struct Reservation {
-    let objectID: ObjectIdentifier
-    let keyPath: AnyKeyPath
-
-    func matches(_ other: Reservation) -> Bool {
-        objectID == other.objectID && sameKeyPath(keyPath, other.keyPath)
     }
 }
 

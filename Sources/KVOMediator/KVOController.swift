@@ -54,9 +54,6 @@ public final class KVOController<Observer: AnyObject> {
     @exclusivity(unchecked) var table = RegistrationTable()
     /// The observed objects, when `retainsObserved`.
     @exclusivity(unchecked) var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
-    /// Key paths some thread is registering right now (guarded by `lock`); almost always empty or one,
-    /// so a list compared by identity first is cheaper than hashing key paths.
-    @exclusivity(unchecked) var reserved: [Reservation] = []
 
     /// Creates a controller for `observer`.
     ///
@@ -91,7 +88,7 @@ public final class KVOController<Observer: AnyObject> {
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         let id = ObjectIdentifier(object)
-        let (removed, retained): ([KVOInfo], AnyObject?) = lock.withLock {
+        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
             let removed = table.removeAll(of: id, where: matches)
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
@@ -106,7 +103,7 @@ public final class KVOController<Observer: AnyObject> {
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
         let id = ObjectIdentifier(object)
-        let (removed, retained): ([KVOInfo], AnyObject?) = lock.withLock {
+        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
             let removed = table.removeAll(of: id) { _ in true }
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }

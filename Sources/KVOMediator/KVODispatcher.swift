@@ -10,15 +10,11 @@ final class KVODispatcher: Sendable {
 
     private init() {}
 
-    /// Creates and starts a registration; the caller records it, then calls `deliverInitial`.
+    /// Creates a registration, not yet started (see `TypedKVOInfo.start(on:reading:)`); the caller
+    /// records it first, so that no callback can reach a registration its owner does not know.
     ///
     /// `prepare` sees the registration before it starts (before any callback can run).
-    ///
-    /// - Throws: ``KVOError`` when the key path reads nothing observable.
-    /// - Parameter needsValue: Whether the caller uses the value (see `TypedKVOInfo.start`).
-    /// - Returns: The registration and the value read while subscribing (for `.initial`); nil only when
-    ///   not needed.
-    func register<Object: KeyValueObservable, Value>(
+    func makeRegistration<Object: KeyValueObservable, Value>(
         _ object: Object,
         reader: TypedKVOInfo<Object, Value>.Reader,
         options: KVOOptions,
@@ -26,21 +22,19 @@ final class KVODispatcher: Sendable {
         stringKeyPath: String? = nil,
         box: _DeliveryBox,
         prepare: ((KVOInfo) -> Void)? = nil,
-        onObjectDeinit: (() -> Void)? = nil,
-        needsValue: Bool = true
-    ) throws(KVOError) -> (info: TypedKVOInfo<Object, Value>, value: Value?) {
+        onObjectDeinit: (() -> Void)? = nil
+    ) -> TypedKVOInfo<Object, Value> {
         let info = TypedKVOInfo(
             object: object,
             reader: reader,
             options: options,
+            owner: owner,
             box: box,
             onObjectDeinit: onObjectDeinit
         )
-        info.owner = owner
         info.stringKeyPath = stringKeyPath
         prepare?(info)
-        let value = try info.start(on: object, needsValue: needsValue)
-        return (info, value)
+        return info
     }
 
     /// Ends registrations: none of their callbacks starts after this returns.

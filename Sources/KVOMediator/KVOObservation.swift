@@ -113,16 +113,18 @@ extension KeyValueObservable {
         options: KVOOptions,
         box: _HandlerBox<Self, Value>
     ) throws(KVOError) -> KVOObservation {
-        let registration = try KVODispatcher.shared.register(
+        let info = KVODispatcher.shared.makeRegistration(
             self,
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            box: box,
-            needsValue: options.contains(.initial)
+            box: box
         )
-        let observation = KVOObservation(info: registration.info)
-        if let value = registration.value { registration.info.deliverInitial(value, to: self) }
-        return observation
+        if options.contains(.initial) {
+            try info.start(on: self) { value in info.deliverInitial(value, to: self) }
+        } else {
+            try info.start(on: self, reading: nil)
+        }
+        return KVOObservation(info: info)
     }
 }

@@ -101,15 +101,24 @@ final class Memo: KeyValueObservable {
         #expect(counter.count == 2)
     }
 
-    @Test func theCacheStartsAgainWhenFull() {
-        let cache = DirectSlotCache(capacity: 3)
+    @Test func aFullCacheReplacesEntriesOneAtATime() {
         let keyPaths: [AnyKeyPath] = [\Circle.radius, \Circle.borderWidth, \Circle.name, \Circle.plainTag]
+        // One place: each recording replaces the last.
+        let single = DirectSlotCache(capacity: 1)
         for (field, keyPath) in keyPaths.enumerated() {
-            cache.record(field, of: keyPath, on: Circle.self)
+            single.record(field, of: keyPath, on: Circle.self)
+            #expect(single.field(of: keyPath, on: Circle.self) == field)
         }
-        #expect(cache.count == 1)
-        #expect(cache.field(of: \Circle.plainTag, on: Circle.self) == 3)
-        #expect(cache.field(of: \Circle.radius, on: Circle.self) == nil)
-        #expect(cache.field(of: \Circle.plainTag, on: Square.self) == nil)
+        #expect(single.count == 1)
+        #expect(single.field(of: \Circle.radius, on: Circle.self) == nil)
+        #expect(single.field(of: \Circle.plainTag, on: Square.self) == nil)
+        // Several places: never more entries than places, and the newest is always there.
+        let small = DirectSlotCache(capacity: 3)
+        for (field, keyPath) in keyPaths.enumerated() {
+            small.record(field, of: keyPath, on: Circle.self)
+            #expect(small.field(of: keyPath, on: Circle.self) == field)
+            #expect(small.count <= 4)
+        }
+        #expect(small.field(of: \Circle.plainTag, on: Square.self) == nil)
     }
 }

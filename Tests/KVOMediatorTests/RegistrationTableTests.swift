@@ -14,6 +14,7 @@ private func registration(on object: Keyed) -> KVOInfo {
         object: object,
         reader: .typed(\Keyed.value),
         options: [.new],
+        owner: nil,
         box: _HandlerBox<Keyed, Int> { _, _ in }
     )
 }

@@ -10,34 +10,36 @@
 ///   other state, sometimes) is involved;
 /// - the class declares no key paths affecting it (``KeyValueObservable/keyPathsAffectingValue(for:)``),
 ///   whose reads may depend on the object's state.
-final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `lock`
+///
+/// A fixed table indexed by a hash of the pair, each place holding the last pair recorded there, so
+/// a lookup is one probe with no hashing through `Hasher`, and the cache never grows: key paths
+/// formed at run time, not literals, only replace one another.
+final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `lock`
     static let shared = DirectSlotCache()
 
-    private struct Key: Hashable {
-        let keyPath: ObjectIdentifier
-        let objectType: ObjectIdentifier
-
-        init(_ keyPath: AnyKeyPath, _ objectType: AnyObject.Type) {
-            self.keyPath = ObjectIdentifier(keyPath)
-            self.objectType = ObjectIdentifier(objectType)
-        }
-    }
-
     private struct Entry {
+        var keyPathID: ObjectIdentifier?
+        var objectType: ObjectIdentifier?
+        var field = 0
         /// Held, so that the key path's identity is not reused while it is cached.
-        let keyPath: AnyKeyPath
-        let field: Int
+        var keyPath: AnyKeyPath?
     }
-
-    /// Past this many entries the cache starts again (key paths formed at run time, not literals,
-    /// could otherwise fill it without bound).
-    private let capacity: Int
 
     private let lock = Lock()
-    @exclusivity(unchecked) private var fields: [Key: Entry] = [:]
+    private let mask: Int
+    @exclusivity(unchecked) private var entries: [Entry]
 
-    init(capacity: Int = 4_096) {
-        self.capacity = capacity
+    /// - Parameter capacity: How many places; rounded up to a power of two.
+    init(capacity: Int = 1_024) {
+        var places = 1
+        while places < capacity { places *= 2 }
+        mask = places - 1
+        entries = Array(repeating: Entry(), count: places)
+    }
+
+    private func place(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int {
+        let pair = UInt(bitPattern: ObjectIdentifier(keyPath)) ^ (UInt(bitPattern: ObjectIdentifier(objectType)) >> 3)
+        return Int(truncatingIfNeeded: (pair &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
     }
 
     /// Whether a key path that one evaluation found to be an `@Observed` property of `object` may be
@@ -49,23 +51,32 @@ final class DirectSlotCache: @unchecked Sendable {  // `fields` is guarded by `l
 
     /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.
     func field(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
-        let key = Key(keyPath, objectType)
-        return lock.withLock { fields[key]?.field }
+        let index = place(of: keyPath, on: objectType)
+        let keyPathID = ObjectIdentifier(keyPath)
+        let typeID = ObjectIdentifier(objectType)
+        return lock.withLock {
+            entries[index].keyPathID == keyPathID && entries[index].objectType == typeID ? entries[index].field : nil
+        }
     }
 
     func record(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
-        let key = Key(keyPath, objectType)
-        let evicted: [Key: Entry] = lock.withLock {
-            var evicted: [Key: Entry] = [:]
-            if fields.count >= capacity { swap(&evicted, &fields) }
-            fields[key] = Entry(keyPath: keyPath, field: field)
-            return evicted
+        let index = place(of: keyPath, on: objectType)
+        let entry = Entry(
+            keyPathID: ObjectIdentifier(keyPath),
+            objectType: ObjectIdentifier(objectType),
+            field: field,
+            keyPath: keyPath
+        )
+        let replaced = lock.withLock {
+            let replaced = entries[index].keyPath
+            entries[index] = entry
+            return replaced
         }
-        _ = evicted  // released here, outside the lock
+        _ = replaced  // released here, outside the lock
     }
 
     /// How many key paths are cached (for tests).
     var count: Int {
-        lock.withLock { fields.count }
+        lock.withLock { entries.reduce(0) { $0 + ($1.keyPathID == nil ? 0 : 1) } }
     }
 }

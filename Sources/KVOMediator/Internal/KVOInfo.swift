@@ -59,8 +59,10 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     private let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
     let rootRegistrar: Unmanaged<KVORegistrar>
-    /// Told when the observed object deinitialises (a controller); a ``KVOInfoOwner``.
-    @exclusivity(unchecked) weak var ownerObject: AnyObject?
+    /// Told when the observed object deinitialises (a controller, a ``KVOInfoOwner``), held as the
+    /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
+    /// then each retain and release of it takes the slow path). Loaded only inside the gate.
+    private let owner: ObjectPin<AnyObject>?
     /// What few registrations need (see `Extras`); nil for most.
     @exclusivity(unchecked) private var extras: Extras?
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
@@ -79,9 +81,11 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         keyPath: AnyKeyPath,
         options: KVOOptions,
         object: some KeyValueObservable,
+        owner: (any KVOInfoOwner)?,
         readerKind: UInt8,
         box: _DeliveryBox
     ) {
+        self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
         self.readerKind = readerKind
         self.object = ObjectPin(object)
@@ -92,7 +96,10 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     deinit {
         box?.release()
-        if !callbacksReleased { object.unpin() }
+        if !callbacksReleased {
+            object.unpin()
+            owner?.unpin()
+        }
     }
 
     /// What each record carries.
@@ -103,12 +110,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The observed object's identity.
     final var objectID: ObjectIdentifier {
         object.id
-    }
-
-    /// Told when the observed object deinitialises.
-    final var owner: (any KVOInfoOwner)? {
-        get { ownerObject as? any KVOInfoOwner }
-        set { ownerObject = newValue }
     }
 
     /// The string key path this registration was made with, if any (set before it starts).
@@ -261,6 +262,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         released?.release()
         extras?.onObjectDeinit = nil
         object.unpin()
+        owner?.unpin()
     }
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
@@ -346,8 +348,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
             context.deliveryDepth += 1
             gate.bitwiseOr(Self.cancelledBit, ordering: .acquiringAndReleasing)
             unsubscribeAll(except: registrarID)
-            owner?.infoDidEnd(self)
-            if previous & Self.cancelledBit == 0 { onObjectDeinit?() }
+            // Unless it was already cancelled (and so already out of its owner's table): then the
+            // callbacks and the owner's pin may have been released before this entered the gate.
+            if previous & Self.cancelledBit == 0 {
+                (owner?.load() as? any KVOInfoOwner)?.infoDidEnd(self)
+                onObjectDeinit?()
+            }
             context.deliveryDepth -= 1
             leave()
             releaseCallbacksWhenIdle()

@@ -105,8 +105,8 @@ struct RegistrationTable {
     }
 
     /// Removes the registrations on the object that match, and returns them.
-    mutating func removeAll(of id: ObjectIdentifier, where matches: (KVOInfo) -> Bool) -> [KVOInfo] {
-        var removed: [KVOInfo] = []
+    mutating func removeAll(of id: ObjectIdentifier, where matches: (KVOInfo) -> Bool) -> InlineList<KVOInfo> {
+        var removed = InlineList<KVOInfo>()
         while true {
             var found: Int?
             forEach(of: id) { index, info in

@@ -16,6 +16,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         object: Object,
         reader: Reader,
         options: KVOOptions,
+        owner: (any KVOInfoOwner)?,
         box: _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
@@ -26,7 +27,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case .partial(let partial): (keyPath, kind) = (partial, 1)
         case .flattening(let flattening): (keyPath, kind) = (flattening, 2)
         }
-        super.init(keyPath: keyPath, options: options, object: object, readerKind: kind, box: box)
+        super.init(keyPath: keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
         self.onObjectDeinit = onObjectDeinit
     }
 
@@ -65,13 +66,15 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// path ``DirectSlotCache`` knows to be one `@Observed` property, subscribes to that property.
     ///
     /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
-    /// - Parameter needsValue: Whether the caller uses the value (for an `.initial` record, say).
-    /// - Returns: The value read; nil when it was not needed and the key path was not evaluated.
-    func start(on object: Object, needsValue: Bool) throws(KVOError) -> Value? {
+    /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
+    ///   `.initial` record, say); without it, a cached key path is not read at all.
+    func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
         if let typed = typedKeyPath,
             let field = DirectSlotCache.shared.field(of: typed, on: type(of: object))
         {
-            return start(on: object, field: field, keyPath: typed, needsValue: needsValue)
+            start(on: object, field: field, keyPath: typed)
+            if let reading { reading(untracked { object[keyPath: typed] }) }
+            return
         }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
@@ -95,13 +98,12 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             }
             markDirect()
         }
-        return value
+        reading?(value)
     }
 
     /// Starts a registration whose key path is known to be the `@Observed` property stored at `field`
-    /// (``DirectSlotCache``): subscribes to it, then reads the value if needed, with no evaluation under
-    /// tracking.
-    private func start(on object: Object, field: Int, keyPath: KeyPath<Object, Value>, needsValue: Bool) -> Value? {
+    /// (``DirectSlotCache``): subscribes to it, with no evaluation under tracking.
+    private func start(on object: Object, field: Int, keyPath: KeyPath<Object, Value>) {
         let access = Access(
             registrar: object.kvoRegistrar,
             slot: .field(field),
@@ -110,7 +112,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         )
         subscribe(access)
         markDirect()
-        return needsValue ? untracked { object[keyPath: keyPath] } : nil
     }
 
     /// Delivers the `.initial` record, if asked for, synchronously.
