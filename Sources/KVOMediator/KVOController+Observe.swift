@@ -27,12 +27,16 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        _registerTyped(
-            object,
-            keyPath: keyPath,
+        // Made here, where the types are concrete (see `TypedKVOInfo`).
+        let info = TypedKVOInfo(
+            object: object,
+            reader: .typed(keyPath),
             options: options,
-            box: _ObserverBlockBox(observer: _observer, block: block)
+            owner: self,
+            box: _ObserverBlockBox(observer: _observer, block: block),
+            onObjectDeinit: nil
         )
+        _register(info, on: object)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer: the Swift form of
@@ -175,24 +179,10 @@ extension KVOController {
         remove(from: object) { matching.contains(ObjectIdentifier($0)) }
     }
 
-    /// Registers a typed key path with a delivery specialised by the caller's module.
+    /// Registers a typed key path's registration, made by the caller (see `register(_:on:prepare:onError:)`).
     @usableFromInline
-    func _registerTyped<Object: KeyValueObservable, Value>(
-        _ object: Object,
-        keyPath: KeyPath<Object, Value>,
-        options: KVOOptions,
-        box: _ObserverBlockBox<Observer, Object, Value>
-    ) {
-        registerLoadingNothing(
-            object,
-            reader: .typed(keyPath),
-            keyPath: keyPath,
-            stringKeyPath: nil,
-            options: options,
-            box: box,
-            prepare: nil,
-            onError: nil
-        )
+    func _register<Object: KeyValueObservable, Value>(_ info: TypedKVOInfo<Object, Value>, on object: Object) {
+        register(info, on: object, onError: nil)
     }
 
     /// Registers one key path; the handler is given the observer, loaded on the delivering thread.
@@ -206,41 +196,28 @@ extension KVOController {
         onError: ((KVOError) -> Void)? = nil,
         handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
     ) {
-        registerLoadingNothing(
-            object,
-            reader: reader,
-            keyPath: keyPath,
-            stringKeyPath: stringKeyPath,
-            options: options,
-            box: _ObserverBlockBox(observer: _observer, block: handler),
-            prepare: prepare,
-            onError: onError
-        )
-    }
-
-    /// Registers one key path unless this controller already observes it on `object` (or another thread
-    /// is registering it right now); the handler is given only the object, so that deliveries that hop
-    /// elsewhere load the observer where they run.
-    func registerLoadingNothing<Object: KeyValueObservable, Value>(
-        _ object: Object,
-        reader: TypedKVOInfo<Object, Value>.Reader,
-        keyPath: AnyKeyPath,
-        stringKeyPath: String?,
-        options: KVOOptions,
-        box: _DeliveryBox,
-        prepare: ((KVOInfo) -> Void)?,
-        onError: ((KVOError) -> Void)?
-    ) {
-        let id = ObjectIdentifier(object)
         let info = KVODispatcher.shared.makeRegistration(
             object,
             reader: reader,
             options: options,
             owner: self,
             stringKeyPath: stringKeyPath,
-            box: box,
+            box: _ObserverBlockBox(observer: _observer, block: handler),
             prepare: prepare
         )
+        register(info, on: object, onError: onError)
+    }
+
+    /// Starts a registration unless this controller already observes its key path on `object` (or
+    /// another thread is registering it right now); otherwise cancels it.
+    func register<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        onError: ((KVOError) -> Void)?
+    ) {
+        let id = ObjectIdentifier(object)
+        let keyPath = info.keyPath
+        let stringKeyPath = info.stringKeyPath
         // One lock section: a key path already observed here, or being registered by another thread,
         // is ignored; otherwise the registration takes its place before it starts.
         let others: InlineList<KVOInfo>? = lock.withLock {
@@ -266,10 +243,8 @@ extension KVOController {
             return false
         }
         do {
-            if options.contains(.initial) {
-                var initial: Value?
-                try info.start(on: object) { initial = $0 }
-                if winsOverTheOtherForm(), let initial { info.deliverInitial(initial, to: object) }
+            if info.options.contains(.initial) {
+                try startDeliveringInitial(info, on: object, ifKept: winsOverTheOtherForm)
             } else {
                 try info.start(on: object, reading: nil)
                 _ = winsOverTheOtherForm()
@@ -278,6 +253,19 @@ extension KVOController {
             remove(from: object) { $0 === info }
             (onError ?? errorHandler)(error)
         }
+    }
+
+    /// Starts a registration asking for `.initial`, and delivers that record if `keeps()` (apart, so
+    /// that only registrations asking for it look up the metadata of the optional value).
+    @inline(never)
+    private func startDeliveringInitial<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        ifKept keeps: () -> Bool
+    ) throws(KVOError) {
+        var initial: Value?
+        try info.start(on: object) { initial = $0 }
+        if keeps(), let initial { info.deliverInitial(initial, to: object) }
     }
 }
 

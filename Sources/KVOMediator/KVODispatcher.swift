@@ -18,7 +18,7 @@ final class KVODispatcher: Sendable {
         _ object: Object,
         reader: TypedKVOInfo<Object, Value>.Reader,
         options: KVOOptions,
-        owner: (any KVOInfoOwner)?,
+        owner: AnyObject?,
         stringKeyPath: String? = nil,
         box: _DeliveryBox,
         prepare: ((KVOInfo) -> Void)? = nil,

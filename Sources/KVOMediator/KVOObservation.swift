@@ -104,23 +104,22 @@ extension KeyValueObservable {
         options: KVOOptions = [.new],
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
-        return try _observe(keyPath, options: options, box: _HandlerBox(changeHandler))
-    }
-
-    @usableFromInline
-    func _observe<Value>(
-        _ keyPath: KeyPath<Self, Value>,
-        options: KVOOptions,
-        box: _HandlerBox<Self, Value>
-    ) throws(KVOError) -> KVOObservation {
-        let info = KVODispatcher.shared.makeRegistration(
-            self,
+        // Made here, where the types are concrete (see `TypedKVOInfo`).
+        let info = TypedKVOInfo(
+            object: self,
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            box: box
+            box: _HandlerBox(changeHandler),
+            onObjectDeinit: nil
         )
-        if options.contains(.initial) {
+        return try _observe(info)
+    }
+
+    /// Starts the registration and returns its token.
+    @usableFromInline
+    func _observe<Value>(_ info: TypedKVOInfo<Self, Value>) throws(KVOError) -> KVOObservation {
+        if info.options.contains(.initial) {
             try info.start(on: self) { value in info.deliverInitial(value, to: self) }
         } else {
             try info.start(on: self, reading: nil)

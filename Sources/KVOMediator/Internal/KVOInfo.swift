@@ -32,6 +32,7 @@ struct Dependency {
 /// or (called from inside a callback, where it must not wait) retained it for the last thread to
 /// leave the gate to release (the hold bit). So the notification fast path enters the gate under
 /// its registrar's lock and then uses the registration with no reference counting.
+@usableFromInline
 class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dependencies: the striped lock
     static let cancelledBit = 1
     static let directBit = 2
@@ -81,7 +82,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         keyPath: AnyKeyPath,
         options: KVOOptions,
         object: some KeyValueObservable,
-        owner: (any KVOInfoOwner)?,
+        owner: AnyObject?,
         readerKind: UInt8,
         box: _DeliveryBox
     ) {

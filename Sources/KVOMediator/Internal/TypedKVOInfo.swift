@@ -1,8 +1,13 @@
 import Foundation
 
 /// A registration of a typed key path (or a partial one, read as `Any`) with its callback.
+///
+/// The public entry points create it where the types are concrete (it is usable from inlinable code),
+/// so that its generic metadata is found once per call site rather than looked up per registration.
+@usableFromInline
 final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked Sendable {
     /// How the observed value is read from the object.
+    @usableFromInline
     enum Reader {
         /// A typed key path.
         case typed(KeyPath<Object, Value>)
@@ -12,11 +17,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case flattening(KeyPath<Object, Any?>)
     }
 
+    /// - Parameter owner: A ``KVOInfoOwner`` (a controller), told when the object deinitialises.
+    @usableFromInline
     init(
         object: Object,
         reader: Reader,
         options: KVOOptions,
-        owner: (any KVOInfoOwner)?,
+        owner: AnyObject?,
         box: _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
