@@ -220,14 +220,19 @@ extension KVOController {
         let stringKeyPath = info.stringKeyPath
         // One lock section: a key path already observed here, or being registered by another thread,
         // is ignored; otherwise the registration takes its place before it starts.
-        let others: InlineList<KVOInfo>? = lock.withLock {
-            let current = table.infos(of: id)
-            if current.contains(where: { sameKeyPath($0.keyPath, keyPath) }) { return nil }
+        // (With the registrations of the other form, string or typed, if there are any.)
+        let (observed, otherForm): (Bool, InlineList<KVOInfo>) = lock.withLock {
+            if table.contains(id, where: { sameKeyPath($0.keyPath, keyPath) }) { return (true, InlineList()) }
+            var otherForm = InlineList<KVOInfo>()
+            if table.contains(id, where: { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }) {
+                otherForm = table.infos(of: id)
+                otherForm.removeAll { ($0.stringKeyPath == nil) == (stringKeyPath == nil) }
+            }
             table.insert(info, for: id)
             if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
-            return current
+            return (false, otherForm)
         }
-        guard let others else {
+        if observed {
             info.cancel()
             return
         }
@@ -235,9 +240,8 @@ extension KVOController {
         // found outside the lock (finding them may load, and so release, registrars), and only when
         // both forms occur.
         func winsOverTheOtherForm() -> Bool {
-            let crossForm = others.filter { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }
-            guard !crossForm.isEmpty, let namePath = info.namePath,
-                crossForm.contains(where: { $0.namePath == namePath })
+            guard !otherForm.isEmpty, let namePath = info.namePath,
+                otherForm.contains(where: { $0.namePath == namePath })
             else { return true }
             remove(from: object) { $0 === info }
             return false
@@ -247,7 +251,7 @@ extension KVOController {
                 try startDeliveringInitial(info, on: object, ifKept: winsOverTheOtherForm)
             } else {
                 try info.start(on: object, reading: nil)
-                _ = winsOverTheOtherForm()
+                if !otherForm.isEmpty { _ = winsOverTheOtherForm() }
             }
         } catch {
             remove(from: object) { $0 === info }

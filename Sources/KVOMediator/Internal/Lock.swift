@@ -84,8 +84,10 @@ enum StripedLocks {
     private static let locks: [Lock] = (0..<64).map { _ in Lock() }
 
     static func lock(for object: AnyObject) -> Lock {
-        let bits = UInt(bitPattern: ObjectIdentifier(object).hashValue)
-        return locks[Int((bits >> 4) & 63)]
+        // The address's middle bits, mixed by a multiplication (no `Hasher`: this runs on every
+        // registration and removal).
+        let bits = UInt(bitPattern: ObjectIdentifier(object)) &* 0x9E37_79B9_7F4A_7C15
+        return locks[Int(truncatingIfNeeded: bits >> 58)]
     }
 }
 

@@ -15,6 +15,14 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         case partial(PartialKeyPath<Object>)
         /// A string key path's subscript: its optional is flattened, so a value is delivered as itself.
         case flattening(KeyPath<Object, Any?>)
+
+        var keyPath: AnyKeyPath {
+            switch self {
+            case .typed(let typed): typed
+            case .partial(let partial): partial
+            case .flattening(let flattening): flattening
+            }
+        }
     }
 
     /// - Parameter owner: A ``KVOInfoOwner`` (a controller), told when the object deinitialises.
@@ -27,14 +35,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         box: _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
-        let keyPath: AnyKeyPath
-        let kind: UInt8
-        switch reader {
-        case .typed(let typed): (keyPath, kind) = (typed, 0)
-        case .partial(let partial): (keyPath, kind) = (partial, 1)
-        case .flattening(let flattening): (keyPath, kind) = (flattening, 2)
-        }
-        super.init(keyPath: keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
+        let kind: UInt8 =
+            switch reader {
+            case .typed: 0
+            case .partial: 1
+            case .flattening: 2
+            }
+        super.init(keyPath: reader.keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
         self.onObjectDeinit = onObjectDeinit
     }
 
