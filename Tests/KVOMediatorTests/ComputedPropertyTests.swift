@@ -57,6 +57,35 @@ import Testing
         #expect(recorder.changes.map(\.newValue) == ["Ada, Paris", "Grace, Paris"])
     }
 
+    /// A computed property that stops reading its own object (here, once another object's flag is
+    /// set) still ends with its object: the token becomes invalid, the controller forgets it, and
+    /// the object's memory is not kept.
+    @Test func aRegistrationThatStopsReadingItsObjectStillEndsWithIt() throws {
+        final class Session: KeyValueObservable {
+            let kvoRegistrar = KVORegistrar()
+            @Observed var anonymous = false
+        }
+        final class Member: KeyValueObservable {
+            let kvoRegistrar = KVORegistrar()
+            let session: Session
+            @Observed var name = "Ada"
+            var shownName: String { session.anonymous ? "anonymous" : name }
+            init(session: Session) { self.session = session }
+        }
+        let session = Session()
+        let observer = TestObserver()
+        var member: Member? = Member(session: session)
+        weak let weakMember = member
+        let token = try member!.observe(\.shownName) { _, _ in }
+        observer.kvoController.observe(member, keyPath: \.shownName) { _, _, _ in }
+        session.anonymous = true  // re-read: now reads only the session
+        member = nil
+        #expect(weakMember == nil)
+        #expect(!token.isValid)
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(session.kvoRegistrar.registrationCount == 0)
+    }
+
     @Test func declaredAffectingKeyPathsCoverWhatTrackingCannotSee() {
         let warm = CachedReport()
         _ = warm.summary  // warm the cache: reading summary now reads nothing observable

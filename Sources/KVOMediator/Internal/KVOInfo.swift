@@ -1,4 +1,5 @@
 import Foundation
+internal import KVORuntimeShims
 import Synchronization
 
 /// Told when a registration ends because the object it observes deinitialised.
@@ -10,10 +11,22 @@ protocol KVOInfoOwner: AnyObject {
 struct Dependency {
     /// Unretained, and used only under the registration's lock: a registrar's deinit ends every
     /// dependency on it under that same lock (``KVOInfo/registrarDidDeinit(_:)``) before its memory
-    /// goes, so while a dependency is listed its registrar is there. (No weak reference: that would
-    /// give every observed object's registrar a side table, and copying one costs atomic operations.)
+    /// goes, so while a dependency is listed its registrar's memory is there; calls on it go through
+    /// `retainedRegistrar()`. (No weak reference: that would give every observed object's registrar a
+    /// side table, and copying one costs atomic operations.)
     let registrar: Unmanaged<KVORegistrar>
     let slot: SlotKey
+
+    /// The registrar, retained, unless it has started deinitialising (its deinit then ends this
+    /// dependency itself, under the registration's lock).
+    ///
+    /// The caller releases it only after unlocking the registration's lock: its last release may run
+    /// the registrar's deinit, which takes that lock. (Used unretained, the registrar could be
+    /// released for the last time by the very call made on it, say by an unoptimised build's retain
+    /// and release of `self`, while the caller holds the lock: a deadlock.)
+    func retainedRegistrar() -> Unmanaged<KVORegistrar>? {
+        kvo_try_retain(registrar.toOpaque()) ? registrar : nil
+    }
 
     /// The registrar's identity.
     var registrarID: ObjectIdentifier {
@@ -258,12 +271,15 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     private func releaseCallbacksOnce() {
         let previous = gate.bitwiseOr(Self.releasedBit, ordering: .acquiringAndReleasing).oldValue
         guard previous & Self.releasedBit == 0 else { return }
-        let released = box
-        box = nil
-        released?.release()
-        extras?.onObjectDeinit = nil
         object.unpin()
         owner?.unpin()
+        let released = box
+        box = nil
+        let onObjectDeinit = extras?.onObjectDeinit
+        extras?.onObjectDeinit = nil
+        // Last: releasing the callbacks may run any deinit, which must not find this half done.
+        released?.release()
+        _ = onObjectDeinit
     }
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
@@ -310,6 +326,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     final func prune(keeping accesses: [Access], ticket: UInt32) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
+        var held = InlineList<Unmanaged<KVORegistrar>>()
         if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
             dependencies.removeAll { dependency in
@@ -317,25 +334,39 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
                 let kept = accesses.contains {
                     ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
                 }
-                if !kept {
-                    dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+                if !kept, let registrar = dependency.retainedRegistrar() {
+                    registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+                    held.append(registrar)
                 }
                 return !kept
             }
+            // An evaluation that read nothing of the root object (a computed property that stopped
+            // reading it) still ends with it: the root keeps a lifetime dependency. (The evaluating
+            // caller holds the root object, so its registrar is alive.)
+            let root = rootRegistrar.toOpaque()
+            if !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
+                dependencies.append(Dependency(registrar: rootRegistrar, slot: .lifetime))
+                rootRegistrar._withUnsafeGuaranteedRef { $0.add(self, for: Access(registrar: $0, slot: .lifetime)) }
+            }
         }
         lock.unlock()
+        for registrar in held { registrar.release() }
     }
 
     private func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        defer { lock.unlock() }
         closed = true
         // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
+        var held = InlineList<Unmanaged<KVORegistrar>>()
         for dependency in dependencies where dependency.registrarID != dyingRegistrar {
-            dependency.registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+            guard let registrar = dependency.retainedRegistrar() else { continue }
+            registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+            held.append(registrar)
         }
         dependencies = InlineList()
+        lock.unlock()
+        for registrar in held { registrar.release() }
     }
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
@@ -367,13 +398,18 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The slots this registration depends on, in the order they were read, each with its property
     /// name and the typed key path that read it.
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
-        StripedLocks.lock(for: self).withLock {
+        var held = InlineList<Unmanaged<KVORegistrar>>()
+        let slots: [(name: String, wrapped: AnyKeyPath?)] = StripedLocks.lock(for: self).withLock {
             dependencies.compactMap { dependency in
                 if dependency.slot == .lifetime { return nil }
-                let described = dependency.registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
+                guard let registrar = dependency.retainedRegistrar() else { return nil }
+                held.append(registrar)
+                let described = registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
                 return (described.name ?? String(describing: dependency.slot), described.wrapped)
             }
         }
+        for registrar in held { registrar.release() }
+        return slots
     }
 
     /// The names of the slots this registration depends on, in the order they were read.

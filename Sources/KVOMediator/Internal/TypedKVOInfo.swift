@@ -98,12 +98,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             cancel()
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
+        // (Reading only other objects, it still ends with the root object: see `prune`.)
         prune(keeping: accesses, ticket: ticket)
         let root = object.kvoRegistrar
-        if !accesses.contains(where: { $0.registrar === root }) {
-            // Reads only other objects: still end when the root object deinitialises.
-            subscribe(Access(registrar: root, slot: .lifetime))
-        }
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
             if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,
                 DirectSlotCache.isCacheable(typed, on: object)
