@@ -75,7 +75,7 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        if remove(from: object, where: { sameKeyPath($0.keyPath, keyPath) }) { return }
+        if remove(from: object, where: { $0.keyPath === keyPath || $0.keyPath == keyPath }) { return }
         // Not observed in this form: it may have been observed as a string key path.
         let hasStringForm = lock.withLock {
             table.contains(ObjectIdentifier(object)) { $0.stringKeyPath != nil }

@@ -43,4 +43,9 @@ final class KVODispatcher: Sendable {
             info.cancel()
         }
     }
+
+    /// Ends registrations: none of their callbacks starts after this returns.
+    func unregister(_ infos: InlineList<KVOInfo>) {
+        infos.forEachElement { $0.cancel() }
+    }
 }

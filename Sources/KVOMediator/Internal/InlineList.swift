@@ -40,6 +40,14 @@ struct InlineList<Element>: RandomAccessCollection {
         }
     }
 
+    /// Calls `body` with each element, in order (without copying the list, as iterating does).
+    @inline(__always)
+    func forEachElement(_ body: (Element) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(first)
+        if let rest { try rest.forEach(body) }
+    }
+
     mutating func append(_ element: Element) {
         if first == nil {
             first = element

@@ -91,13 +91,14 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         var onObjectDeinit: (() -> Void)?
     }
 
+    // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(
-        keyPath: AnyKeyPath,
+        keyPath: __owned AnyKeyPath,
         options: KVOOptions,
-        object: some KeyValueObservable,
-        owner: AnyObject?,
+        object: __shared some KeyValueObservable,
+        owner: __shared AnyObject?,
         readerKind: UInt8,
-        box: _DeliveryBox
+        box: __shared _DeliveryBox
     ) {
         self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)

@@ -81,13 +81,40 @@ struct SpinLock: ~Copyable {
 
 /// A fixed pool of locks shared by all registrations, so that a registration carries no mutex of its own.
 enum StripedLocks {
-    private static let locks: [Lock] = (0..<64).map { _ in Lock() }
+    /// The locks, never released: held unmanaged, so that taking one does no reference counting.
+    nonisolated(unsafe) private static let locks: UnsafeMutableBufferPointer<Unmanaged<Lock>> = {
+        let locks = UnsafeMutableBufferPointer<Unmanaged<Lock>>.allocate(capacity: 64)
+        for index in locks.indices { locks.initializeElement(at: index, to: .passRetained(Lock())) }
+        return locks
+    }()
 
-    static func lock(for object: AnyObject) -> Lock {
+    static func lock(for object: AnyObject) -> StripedLock {
         // The address's middle bits, mixed by a multiplication (no `Hasher`: this runs on every
         // registration and removal).
         let bits = UInt(bitPattern: ObjectIdentifier(object)) &* 0x9E37_79B9_7F4A_7C15
-        return locks[Int(truncatingIfNeeded: bits >> 58)]
+        return StripedLock(unmanaged: locks[Int(truncatingIfNeeded: bits >> 58)])
+    }
+}
+
+/// One of the striped locks.
+struct StripedLock {
+    let unmanaged: Unmanaged<Lock>
+
+    @inline(__always)
+    func lock() {
+        unmanaged._withUnsafeGuaranteedRef { $0.lock() }
+    }
+
+    @inline(__always)
+    func unlock() {
+        unmanaged._withUnsafeGuaranteedRef { $0.unlock() }
+    }
+
+    @inline(__always)
+    func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
     }
 }
 

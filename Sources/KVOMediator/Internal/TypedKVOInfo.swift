@@ -28,11 +28,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// - Parameter owner: A ``KVOInfoOwner`` (a controller), told when the object deinitialises.
     @usableFromInline
     init(
-        object: Object,
-        reader: Reader,
+        object: __shared Object,
+        reader: __shared Reader,
         options: KVOOptions,
-        owner: AnyObject?,
-        box: _DeliveryBox,
+        owner: __shared AnyObject?,
+        box: __shared _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
         let kind: UInt8 =
