@@ -124,5 +124,11 @@ import Testing
                 + "changes with willChangeValue(for:)/didChangeValue(for:)."
         )
         #expect(person.kvoRegistrar.registrationCount == 0)
+        // Nothing is left behind: the controller holds nothing, and trying again fails again (the
+        // failed registration does not count as observing the key path).
+        #expect(observer.kvoController.observationCount == 0)
+        observer.kvoController.observe(person, keyPath: \.plainNote) { _, _, _ in }
+        #expect(errors.errors.count == 2)
+        #expect(observer.kvoController.observationCount == 0)
     }
 }
