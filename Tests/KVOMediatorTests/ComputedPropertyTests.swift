@@ -59,31 +59,90 @@ import Testing
 
     /// A computed property that stops reading its own object (here, once another object's flag is
     /// set) still ends with its object: the token becomes invalid, the controller forgets it, and
-    /// the object's memory is not kept.
+    /// the callbacks are released.
     @Test func aRegistrationThatStopsReadingItsObjectStillEndsWithIt() throws {
-        final class Session: KeyValueObservable {
-            let kvoRegistrar = KVORegistrar()
-            @Observed var anonymous = false
-        }
-        final class Member: KeyValueObservable {
-            let kvoRegistrar = KVORegistrar()
-            let session: Session
-            @Observed var name = "Ada"
-            var shownName: String { session.anonymous ? "anonymous" : name }
-            init(session: Session) { self.session = session }
-        }
         let session = Session()
         let observer = TestObserver()
         var member: Member? = Member(session: session)
-        weak let weakMember = member
-        let token = try member!.observe(\.shownName) { _, _ in }
-        observer.kvoController.observe(member, keyPath: \.shownName) { _, _, _ in }
+        weak var weakSentinel: Sentinel?
+        let token: KVOObservation
+        do {
+            let sentinel = Sentinel()
+            weakSentinel = sentinel
+            token = try member!.observe(\.shownName) { _, _ in withExtendedLifetime(sentinel) {} }
+            observer.kvoController.observe(member, keyPath: \.shownName) { _, _, _ in withExtendedLifetime(sentinel) {}
+            }
+        }
         session.anonymous = true  // re-read: now reads only the session
         member = nil
-        #expect(weakMember == nil)
         #expect(!token.isValid)
         #expect(observer.kvoController.observationCount == 0)
         #expect(session.kvoRegistrar.registrationCount == 0)
+        #expect(weakSentinel == nil)
+    }
+
+    /// Reading its own object again, it is listed once there (not also for the object's lifetime).
+    @Test func aRegistrationThatReadsItsObjectAgainIsListedOnce() throws {
+        let session = Session()
+        let member = Member(session: session)
+        let observer = TestObserver()
+        let recorder = Recorder<String>()
+        observer.kvoController.observe(member, keyPath: \.shownName, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        #expect(member.kvoRegistrar.registrationCount == 1)
+        session.anonymous = true
+        #expect(member.kvoRegistrar.registrationCount == 1)  // for its lifetime only
+        session.anonymous = false
+        #expect(member.kvoRegistrar.registrationCount == 1)  // for `name` only
+        member.name = "Grace"
+        #expect(recorder.changes.map(\.newValue) == ["anonymous", "Ada", "Grace"])
+    }
+
+    /// A computed property that reads only other objects from the start ends with its own object.
+    @Test func aRegistrationThatNeverReadsItsObjectEndsWithIt() {
+        let person = Person(name: "Ada", city: "London")
+        let observer = TestObserver()
+        final class Card: KeyValueObservable {
+            let kvoRegistrar = KVORegistrar()
+            let person: Person
+            var line: String { "\(person.name), \(person.address.city)" }
+            init(person: Person) { self.person = person }
+        }
+        var card: Card? = Card(person: person)
+        observer.kvoController.observe(card, keyPath: \.line) { _, _, _ in }
+        #expect(observer.kvoController.observationCount == 1)
+        card = nil
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(person.kvoRegistrar.registrationCount == 0)
+        #expect(person.address.kvoRegistrar.registrationCount == 0)
+    }
+
+    /// Two evaluations of one registration may prune out of order (on two threads): the older one,
+    /// pruning last, is ignored, and the newer one subscribes again what it read even if the older
+    /// one dropped it meanwhile.
+    @Test func anOlderEvaluationPruningFirstDoesNotLoseWhatANewerOneRead() throws {
+        let person = Person(name: "Ada")
+        let counter = CallCounter()
+        let info = TypedKVOInfo(
+            object: person,
+            reader: .typed(\Person.name),
+            options: [.new],
+            owner: nil,
+            box: _HandlerBox<Person, String> { _, _ in counter.increment() },
+            onObjectDeinit: nil
+        )
+        try info.start(on: person, reading: nil)
+        defer { info.cancel() }
+        let older = info.nextTicket()
+        let newer = info.nextTicket()
+        info.prune(keeping: [], ticket: older)  // the older evaluation read nothing of `name`
+        info.prune(keeping: AccessTracker.probe(\Person.name, on: person), ticket: newer)
+        person.name = "Grace"
+        #expect(counter.count == 1)
+        info.prune(keeping: [], ticket: older)  // older than what was applied: ignored
+        person.name = "Ada"
+        #expect(counter.count == 2)
     }
 
     @Test func declaredAffectingKeyPathsCoverWhatTrackingCannotSee() {
@@ -132,3 +191,21 @@ import Testing
         #expect(observer.kvoController.observationCount == 0)
     }
 }
+
+/// A flag that members read in their computed name.
+private final class Session: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var anonymous = false
+}
+
+/// Its `shownName` reads its own `name` only while the session is not anonymous.
+private final class Member: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    let session: Session
+    @Observed var name = "Ada"
+    var shownName: String { session.anonymous ? "anonymous" : name }
+    init(session: Session) { self.session = session }
+}
+
+/// Captured by callbacks, to see when they are released.
+private final class Sentinel: Sendable {}

@@ -279,8 +279,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         let onObjectDeinit = extras?.onObjectDeinit
         extras?.onObjectDeinit = nil
         // Last: releasing the callbacks may run any deinit, which must not find this half done.
-        released?.release()
-        _ = onObjectDeinit
+        withExtendedLifetime(onObjectDeinit) { released?.release() }
     }
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
@@ -322,30 +321,43 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         access.registrar.add(self, for: access)
     }
 
-    /// Drops the dependencies an evaluation no longer read, unless a newer evaluation already did so.
-    /// The lifetime dependency on the root object is never dropped.
+    /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did: drops
+    /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
+    /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
+    /// object exactly while it reads nothing of it (a computed property that stopped reading its own
+    /// object still ends with it).
+    ///
+    /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
     final func prune(keeping accesses: [Access], ticket: UInt32) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
         if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
+            let root = rootRegistrar.toOpaque()
+            let readsRoot = accesses.contains { Unmanaged.passUnretained($0.registrar).toOpaque() == root }
             dependencies.removeAll { dependency in
-                if dependency.slot == .lifetime { return false }
-                let kept = accesses.contains {
-                    ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
-                }
+                let kept =
+                    dependency.slot == .lifetime
+                    ? !readsRoot
+                    : accesses.contains {
+                        ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+                    }
                 if !kept, let registrar = dependency.retainedRegistrar() {
                     registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
                     held.append(registrar)
                 }
                 return !kept
             }
-            // An evaluation that read nothing of the root object (a computed property that stopped
-            // reading it) still ends with it: the root keeps a lifetime dependency. (The evaluating
-            // caller holds the root object, so its registrar is alive.)
-            let root = rootRegistrar.toOpaque()
-            if !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
+            for access in accesses {
+                let registrarID = ObjectIdentifier(access.registrar)
+                if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) {
+                    continue
+                }
+                dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
+                access.registrar.add(self, for: access)
+            }
+            if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 dependencies.append(Dependency(registrar: rootRegistrar, slot: .lifetime))
                 rootRegistrar._withUnsafeGuaranteedRef { $0.add(self, for: Access(registrar: $0, slot: .lifetime)) }
             }

@@ -187,7 +187,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
         let newValue = tracker.run { evaluate(object) }
-        prune(keeping: tracker.accesses, ticket: ticket)
+        // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
+        withExtendedLifetime(object) { prune(keeping: tracker.accesses, ticket: ticket) }
         var oldValue: Value? = nil
         if case .value(let value) = captured { oldValue = (value as! Value) }
         let change = KVOChange<Value>(
