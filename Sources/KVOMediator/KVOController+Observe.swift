@@ -179,7 +179,7 @@ extension KVOController {
         remove(from: object) { matching.contains(ObjectIdentifier($0)) }
     }
 
-    /// Registers a typed key path's registration, made by the caller (see `register(_:on:prepare:onError:)`).
+    /// Registers a typed key path's registration, made by the caller (see `register(_:on:onError:)`).
     @usableFromInline
     func _register<Object: KeyValueObservable, Value>(_ info: TypedKVOInfo<Object, Value>, on object: Object) {
         register(info, on: object, onError: nil)
