@@ -309,15 +309,18 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     /// Adds a dependency and subscribes to it; called by the tracker as each read happens.
     final func subscribe(_ access: Access) {
-        let registrarID = ObjectIdentifier(access.registrar)
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        if closed { return }
+        if !closed { subscribeLocked(access) }
+    }
+
+    /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
+    /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
+    private func subscribeLocked(_ access: Access) {
+        let registrarID = ObjectIdentifier(access.registrar)
         if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
-        dependencies.append(
-            Dependency(registrar: .passUnretained(access.registrar), slot: access.slot)
-        )
+        dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
         access.registrar.add(self, for: access)
     }
 
@@ -349,17 +352,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
                 }
                 return !kept
             }
-            for access in accesses {
-                let registrarID = ObjectIdentifier(access.registrar)
-                if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) {
-                    continue
-                }
-                dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
-                access.registrar.add(self, for: access)
-            }
+            for access in accesses { subscribeLocked(access) }
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
-                dependencies.append(Dependency(registrar: rootRegistrar, slot: .lifetime))
-                rootRegistrar._withUnsafeGuaranteedRef { $0.add(self, for: Access(registrar: $0, slot: .lifetime)) }
+                rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
         }
         lock.unlock()
