@@ -1,10 +1,6 @@
 import Foundation
 import Synchronization
 
-#if !canImport(ObjectiveC)
-internal import KVORuntimeShims
-#endif
-
 extension KVOController {
     /// Observes `keyPath` of `object`, delivering each change on `queue` instead of the mutating thread.
     ///
@@ -118,46 +114,23 @@ extension KVOController {
 /// the delivery together.
 @usableFromInline
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // loads are atomic; the rest is immutable
-    #if canImport(ObjectiveC)
+    /// Pinned for as long as this reference exists (see `ObjectPin`).
     @usableFromInline
-    @exclusivity(unchecked) weak var _object: Object?
+    let _pin: ObjectPin<Object>
 
     @usableFromInline
     init(_ object: Object) {
-        self._object = object
+        self._pin = ObjectPin(object)
+    }
+
+    deinit {
+        _pin.unpin()
     }
 
     /// The object, retained, unless it has started deinitialising.
     @inlinable
-    var object: Object? { _object }
-    #else
-    /// Keeps the object's memory allocated (its unowned count), so that `address` can be tried.
-    private unowned let memory: Object
-    @usableFromInline
-    let _address: UnsafeMutableRawPointer
-
-    @usableFromInline
-    init(_ object: Object) {
-        self.memory = object
-        self._address = Unmanaged.passUnretained(object).toOpaque()
-    }
-
-    /// The object, retained, unless it has started deinitialising.
-    @inlinable
-    var object: Object? {
-        guard _swiftTryRetain(_address) else { return nil }
-        return Unmanaged<Object>.fromOpaque(_address).takeRetainedValue()
-    }
-    #endif
+    var object: Object? { _pin.load() }
 }
-
-#if !canImport(ObjectiveC)
-/// Retains the native Swift object at `object` unless it has started deinitialising.
-@usableFromInline
-func _swiftTryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
-    kvo_try_retain(object)
-}
-#endif
 
 /// What a hopping delivery needs: its registration, held weakly (to pass the gate again where it runs), and a count
 /// of deliveries queued but not yet run (to keep main-actor deliveries in order).

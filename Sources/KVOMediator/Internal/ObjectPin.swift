@@ -2,7 +2,8 @@
 internal import KVORuntimeShims
 #endif
 
-/// A registration's reference to the object it observes: weak in effect (it never keeps the object
+/// A registration's reference to the object it observes (and a controller's to its observer, see
+/// `WeakReference`): weak in effect (it never keeps the object
 /// alive, and loads nil once the object has started deinitialising), but not a `weak` reference
 /// where objects are native Swift objects only (see `WeakReference`): it keeps the object's memory
 /// allocated (its unowned count) from creation until ``unpin()``, and a load tries to retain the
@@ -16,43 +17,58 @@ internal import KVORuntimeShims
 /// address cannot be reused by another object, so the address identifies it.
 ///
 /// Loads and ``unpin()`` are the caller's to order: no load may start after ``unpin()``.
+/// (Usable from inlinable code, so that a controller's delivery loads its observer with no call
+/// beyond the runtime's.)
+@usableFromInline
 struct ObjectPin<Object: AnyObject> {
     #if canImport(ObjectiveC)
-    private weak var object: Object?
+    @usableFromInline
+    weak var _object: Object?
     /// The object's identity.
     let id: ObjectIdentifier
 
     init(_ object: Object) {
-        self.object = object
+        self._object = object
         self.id = ObjectIdentifier(object)
     }
 
     /// The object, retained, unless it has started deinitialising.
-    func load() -> Object? { object }
+    @inlinable
+    func load() -> Object? { _object }
 
     func unpin() {}
     #else
-    private let address: UnsafeMutableRawPointer
+    @usableFromInline
+    let _address: UnsafeMutableRawPointer
 
     init(_ object: Object) {
-        address = Unmanaged.passUnretained(object).toOpaque()
-        kvo_pin(address)
+        _address = Unmanaged.passUnretained(object).toOpaque()
+        kvo_pin(_address)
     }
 
     /// The object's identity.
     var id: ObjectIdentifier {
-        unsafeBitCast(address, to: ObjectIdentifier.self)
+        unsafeBitCast(_address, to: ObjectIdentifier.self)
     }
 
     /// The object, retained, unless it has started deinitialising.
+    @inlinable
     func load() -> Object? {
-        guard kvo_try_retain(address) else { return nil }
-        return Unmanaged<Object>.fromOpaque(address).takeRetainedValue()
+        guard _swiftTryRetain(_address) else { return nil }
+        return Unmanaged<Object>.fromOpaque(_address).takeRetainedValue()
     }
 
     /// Lets the object's memory go (once its deinit has run). Called once.
     func unpin() {
-        kvo_unpin(address)
+        kvo_unpin(_address)
     }
     #endif
 }
+
+#if !canImport(ObjectiveC)
+/// Retains the native Swift object at `object` unless it has started deinitialising.
+@usableFromInline
+func _swiftTryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
+    kvo_try_retain(object)
+}
+#endif
