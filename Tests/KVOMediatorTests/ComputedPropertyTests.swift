@@ -64,13 +64,13 @@ import Testing
         let session = Session()
         let observer = TestObserver()
         var member: Member? = Member(session: session)
-        weak var weakSentinel: Sentinel?
+        weak var weakProbe: CapturedProbe?
         let token: KVOObservation
         do {
-            let sentinel = Sentinel()
-            weakSentinel = sentinel
-            token = try member!.observe(\.shownName) { _, _ in withExtendedLifetime(sentinel) {} }
-            observer.kvoController.observe(member, keyPath: \.shownName) { _, _, _ in withExtendedLifetime(sentinel) {}
+            let probe = CapturedProbe()
+            weakProbe = probe
+            token = try member!.observe(\.shownName) { _, _ in withExtendedLifetime(probe) {} }
+            observer.kvoController.observe(member, keyPath: \.shownName) { _, _, _ in withExtendedLifetime(probe) {}
             }
         }
         session.anonymous = true  // re-read: now reads only the session
@@ -78,7 +78,7 @@ import Testing
         #expect(!token.isValid)
         #expect(observer.kvoController.observationCount == 0)
         #expect(session.kvoRegistrar.registrationCount == 0)
-        #expect(weakSentinel == nil)
+        #expect(weakProbe == nil)
     }
 
     /// Reading its own object again, it is listed once there (not also for the object's lifetime).
@@ -206,6 +206,3 @@ private final class Member: KeyValueObservable {
     var shownName: String { session.anonymous ? "anonymous" : name }
     init(session: Session) { self.session = session }
 }
-
-/// Captured by callbacks, to see when they are released.
-private final class Sentinel: Sendable {}
