@@ -1,48 +1,70 @@
 import Foundation
-import Synchronization
+
+/// Delivery on the main actor, named at the call site: `delivery: .mainActor`.
+///
+/// Trailing-closure syntax drops a closure's label, so delivery is never chosen by a closure's shape:
+/// a form without `delivery:` always calls back synchronously on the thread that made the change.
+public struct KVOMainActorDelivery: Sendable {
+    /// Calls back on the main actor.
+    public static var mainActor: KVOMainActorDelivery { KVOMainActorDelivery() }
+}
+
+/// Delivery on a dispatch queue, named at the call site: `delivery: .queue(renderQueue)`.
+public struct KVOQueueDelivery: Sendable {
+    /// Where the callbacks run.
+    public let queue: DispatchQueue
+
+    /// Calls back on `queue`, in the order of the changes.
+    public static func queue(_ queue: DispatchQueue) -> KVOQueueDelivery {
+        KVOQueueDelivery(queue: queue)
+    }
+}
 
 extension KVOController {
-    /// Observes `keyPath` of `object`, delivering each change on `queue` instead of the mutating thread.
+    /// Observes `keyPath` of `object`, delivering each change on a dispatch queue instead of the
+    /// mutating thread.
     ///
     /// ```swift
-    /// kvoController.observe(download, keyPath: \.progress, queue: renderQueue) { view, change in
+    /// kvoController.observe(download, keyPath: \.progress, delivery: .queue(renderQueue)) { view, change in
     ///     view.draw(progress: change.newValue!)
     /// }
     /// ```
     ///
-    /// Values are captured when the change happens, so a delivery never reads a newer value, and
-    /// changes arrive in order even on a concurrent queue (each registration has its own serial queue
-    /// targeting `queue`). The object is not passed: it may be changing on another thread meanwhile.
+    /// Values are captured when the change happens, so a delivery never reads a newer value. Every
+    /// registration delivering to one queue shares one serial lane to it: deliveries run one at a
+    /// time, in the order the changes were made (across registrations and controllers too), even on
+    /// a concurrent queue. The object is not passed: it may be changing on another thread meanwhile.
     /// After `unobserve` returns, no queued delivery of that registration starts.
     ///
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries; `.initial` is queued before this returns.
-    ///   - queue: Where `block` runs.
+    ///   - delivery: `.queue(someQueue)`: where `block` runs.
     ///   - block: Called with the observer and each change record.
+    /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
+    ///   depends on); observe `\.address?.city` instead.
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
-        queue: DispatchQueue,
+        delivery: KVOQueueDelivery,
         block: @escaping @Sendable (Observer, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let serial = DispatchQueue(label: "KVOMediator.delivery", target: queue)
+        let lane = DeliveryLane.lane(to: delivery.queue)
         let observer = _observer
         let hop = HopContext()
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
-            _,
-            _,
-            change in
-            serial.async {
+        // The observer is loaded where the block runs, not on the changing thread.
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach, hopping: {
+            (change: KVOChange<Value>) in
+            lane.queue.async {
                 hop.info?.deliver {
                     guard let observer = observer.object else { return }
                     block(observer, change)
                 }
             }
-        }
+        })
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -53,53 +75,52 @@ extension KVOController {
     ///     lazy var kvoController = KVOController(observer: self)
     ///
     ///     init(profile: Profile) {
-    ///         kvoController.observe(profile, keyPath: \.name, options: [.initial, .new]) { viewModel, change in
+    ///         kvoController.observe(profile, keyPath: \.name, options: [.initial, .new], delivery: .mainActor) {
+    ///             viewModel, change in
     ///             viewModel.title = change.newValue ?? ""   // main actor: no hop, no warning, no trap
     ///         }
     ///     }
     /// }
     /// ```
     ///
-    /// A change made on the main thread is delivered synchronously when nothing is queued for this
-    /// registration; a change made elsewhere is queued to the main actor with the values captured then.
-    /// Order is preserved per registration. The observer is only ever touched on the main actor.
+    /// A change made on the main thread is delivered synchronously when no main-actor delivery is queued; otherwise it is queued to the main actor with the values captured
+    /// then. A controller's main-actor deliveries keep the order of the changes, across its registrations. The observer is only ever
+    /// loaded, retained and released on the main actor, so a `@MainActor` observer's deinit runs there.
+    ///
+    /// > Important: Queued deliveries run only while the main thread runs its main loop. An app does;
+    /// > a command-line tool must too: call `dispatchMain()` or `RunLoop.main.run()`, or use an async
+    /// > `main`, instead of blocking the main thread (on a semaphore, a join or `sleep`). Deliveries
+    /// > that wait more than five seconds are reported once on standard error.
     ///
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries.
+    ///   - delivery: `.mainActor`.
     ///   - block: Called on the main actor with the observer and each change record.
+    /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
+    ///   depends on); observe `\.address?.city` instead.
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
-        onMainActor block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
+        delivery: KVOMainActorDelivery,
+        block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
         let observer = _observer
+        let lane = mainActorLane
         let hop = HopContext()
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach) {
-            _,
-            _,
-            change in
-            let run: @Sendable () -> Void = {
-                MainActor.assumeIsolated {
-                    hop.info?.deliver {
-                        guard let observer = observer.object else { return }
-                        block(observer, change)
-                    }
+        // The observer is loaded where the block runs, on the main actor, never on the changing thread.
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach, hopping: {
+            (change: KVOChange<Value>) in
+            lane.deliver {
+                hop.info?.deliver {
+                    guard let observer = observer.object else { return }
+                    block(observer, change)
                 }
             }
-            if isOnMainActor(), hop.queued.load(ordering: .acquiring) == 0 {
-                run()
-            } else {
-                hop.queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
-                DispatchQueue.main.async {
-                    run()
-                    hop.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
-                }
-            }
-        }
+        })
     }
 }
 
@@ -132,12 +153,10 @@ final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // loads ar
     var object: Object? { _pin.load() }
 }
 
-/// What a hopping delivery needs: its registration, held weakly (to pass the gate again where it runs), and a count
-/// of deliveries queued but not yet run (to keep main-actor deliveries in order).
+/// What a hopping delivery needs: its registration, held weakly, to pass the gate again where it runs.
 final class HopContext: @unchecked Sendable {  // `registration` is guarded by `lock`
     private let lock = Lock()
     private weak var registration: KVOInfo?
-    let queued = Atomic<Int>(0)
 
     var info: KVOInfo? {
         lock.withLock { registration }
@@ -146,17 +165,4 @@ final class HopContext: @unchecked Sendable {  // `registration` is guarded by `
     func attach(_ info: KVOInfo) {
         lock.withLock { registration = info }
     }
-}
-
-/// Marks the main dispatch queue, which runs the main actor's jobs.
-private let mainQueueKey: DispatchSpecificKey<UInt8> = {
-    let key = DispatchSpecificKey<UInt8>()
-    DispatchQueue.main.setSpecific(key: key, value: 1)
-    return key
-}()
-
-/// Whether the caller runs on the main actor: on the main thread, or in a job of the main queue (where
-/// a test runner may run main-actor work on another thread).
-func isOnMainActor() -> Bool {
-    Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) != nil
 }

@@ -5,10 +5,11 @@ extension KVOController: CustomDebugStringConvertible {
     /// ```
     /// <KVOController<CircleView>: 0x6000…> observer: <CircleView: 0x6000…>
     ///   <Circle: 0x6000…>
-    ///     \Circle.radius [.new, .old]
+    ///     radius [.new, .old]
     ///   ----
     ///   <Person: 0x6000…>
-    ///     \Person (reads address, city) [.new]
+    ///     address.city [.new]
+    ///     <computed from firstName, lastName> [.new]
     /// ```
     public var debugDescription: String {
         let snapshot = lock.withLock { table.grouped() }
@@ -26,11 +27,6 @@ extension KVOController: CustomDebugStringConvertible {
     }
 
     private func describeKeyPath(of info: KVOInfo) -> String {
-        let printed = String(describing: info.keyPath)
-        let root = printed.prefix { $0 != "." }
-        let names = info.dependencyNames()
-        if !printed.contains("<computed") { return printed }
-        if info.isDirect, let name = names.first { return "\(root).\(name)" }
-        return "\(root) (reads \(names.joined(separator: ", ")))"
+        info.keyPathName
     }
 }

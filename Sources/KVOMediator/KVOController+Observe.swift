@@ -208,6 +208,27 @@ extension KVOController {
         register(info, on: object, onError: onError)
     }
 
+    /// Registers one key path whose handler hops elsewhere before it runs: it is given the record
+    /// only, and loads the observer itself where it runs (never on the changing thread).
+    func register<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        keyPath: AnyKeyPath,
+        options: KVOOptions,
+        prepare: @escaping (KVOInfo) -> Void,
+        hopping handler: @escaping (KVOChange<Value>) -> Void
+    ) {
+        let info = KVODispatcher.shared.makeRegistration(
+            object,
+            reader: reader,
+            options: options,
+            owner: self,
+            box: _HandlerBox { (_: Object, change: KVOChange<Value>) in handler(change) },
+            prepare: prepare
+        )
+        register(info, on: object, onError: nil)
+    }
+
     /// Starts a registration unless this controller already observes its key path on `object` (or
     /// another thread is registering it right now); otherwise cancels it.
     func register<Object: KeyValueObservable, Value>(
@@ -215,6 +236,13 @@ extension KVOController {
         on object: Object,
         onError: ((KVOError) -> Void)?
     ) {
+        // An observer already gone could never be called: register nothing, and say why.
+        guard _observer.object != nil else {
+            info.cancel()
+            let name = info.stringKeyPath ?? info.keyPathName
+            (onError ?? errorHandler)(.observerGone(keyPath: name, type: Object.self, observerType: Observer.self))
+            return
+        }
         let id = ObjectIdentifier(object)
         let keyPath = info.keyPath
         let stringKeyPath = info.stringKeyPath

@@ -52,6 +52,8 @@ public final class KVOController<Observer: AnyObject> {
     /// from their controllers before its memory goes, and each registration keeps that memory until it
     /// is cancelled and idle (`ObjectPin`), which happens only once it has left the table.
     @exclusivity(unchecked) var table = RegistrationTable()
+    /// Orders this controller's main-actor deliveries (`delivery: .mainActor`).
+    let mainActorLane = MainActorLane()
     /// The observed objects, when `retainsObserved`.
     @exclusivity(unchecked) var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
 

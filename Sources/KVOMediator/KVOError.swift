@@ -16,6 +16,9 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownKey(String)
         /// A string key path is not of the form `name` or `name.name…`.
         case malformedKeyPath
+        /// The controller's observer has already gone (a temporary passed to `KVOController(observer:)`,
+        /// say), so nothing could ever be delivered: nothing is registered.
+        case observerGone
     }
 
     /// What went wrong.
@@ -28,6 +31,19 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
     public let message: String
 
     public var description: String { message }
+
+    static func observerGone(keyPath: String, type: Any.Type, observerType: Any.Type) -> KVOError {
+        let typeName = String(describing: type)
+        return KVOError(
+            reason: .observerGone,
+            keyPath: keyPath,
+            typeName: typeName,
+            message: "KVOMediator: not observing \(keyPath) of \(typeName): this KVOController's observer (a "
+                + "\(observerType)) has already been released, so no callback could ever run. The controller holds "
+                + "its observer weakly: keep the observer alive (store the controller in it, as "
+                + "`lazy var kvoController = KVOController(observer: self)`), not a temporary."
+        )
+    }
 
     static func nothingObservable(keyPath: AnyKeyPath, type: Any.Type) -> KVOError {
         let typeName = String(describing: type)

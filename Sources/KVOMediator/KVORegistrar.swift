@@ -20,6 +20,8 @@ import Synchronization
 public final class KVORegistrar: @unchecked Sendable {  // the table is guarded by `spinLock`; the flag is atomic
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
+    /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
+    private let storedVerified = Atomic<Bool>(false)
     /// The lock guarding the table, `ownerType` and `lifetimeInfos`, kept in the registrar's own memory
     /// rather than in a ``Lock`` of its own: a notification writes its word twice, and another
     /// object's lock in the same cache line would make threads changing different objects contend.
@@ -54,6 +56,31 @@ public final class KVORegistrar: @unchecked Sendable {  // the table is guarded 
         for info in entries.lazy.flatMap(\.infos) + rooted {
             info.registrarDidDeinit(me)
         }
+    }
+
+    /// Stops the program unless this registrar is `object`'s one stored registrar: a computed
+    /// `kvoRegistrar` (the compiler's "add stubs" fix-it) makes a new one on each read, which nothing
+    /// could announce through, and which registrations would point at after it is freed. Checked at
+    /// the first registration or tracked read that involves it; afterwards one atomic load.
+    @inline(__always)
+    func verifyStored(in object: AnyObject) {
+        if !storedVerified.load(ordering: .relaxed) { verifyStoredOnce(in: object) }
+    }
+
+    @inline(never)
+    private func verifyStoredOnce(in object: AnyObject) {
+        guard let observable = object as? any KeyValueObservable else { return }
+        let again = observable.kvoRegistrar
+        guard again === self else {
+            let typeName = String(describing: type(of: object))
+            fatalError(
+                "KVOMediator: \(typeName).kvoRegistrar returned a different KVORegistrar each time it was read, so "
+                    + "no change of a \(typeName) could ever be announced. It must be one registrar stored in the "
+                    + "object: declare it as `let kvoRegistrar = KVORegistrar()`, not as a computed property such as "
+                    + "`var kvoRegistrar: KVORegistrar { KVORegistrar() }`."
+            )
+        }
+        storedVerified.store(true, ordering: .relaxed)
     }
 
     /// True while any registration depends on a slot of this object: the setter's fast-path check.
@@ -245,21 +272,23 @@ extension KVORegistrar {
     @usableFromInline
     func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        verifyStored(in: object)
         tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).
     func access(customStorage keyPath: AnyKeyPath, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        verifyStored(in: object)
         tracker.record(Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object)))
     }
 
-    /// Reports a read of the `@Observed` property called `name` (string key paths read by name).
-    func access(named name: Substring, of object: AnyObject) {
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name
+    /// (string key paths).
+    func access(field: Int, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
-        let objectType: AnyObject.Type = type(of: object)
-        guard let offset = ObservedFields.offset(of: name, in: objectType) else { return }
-        tracker.record(Access(registrar: self, slot: .field(offset), objectType: objectType))
+        verifyStored(in: object)
+        tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))
     }
 
     /// An `@Observed` set: sends prior records and captures what needs capturing, runs `store`, then

@@ -7,72 +7,100 @@ extension KeyValueObservable {
     ///
     /// Each component is read from the `@Observed` property of that name, and the read is reported to
     /// an observation being set up, so `\.[kvoKeyPath: "address.city"]` is observable like the typed
-    /// `\.address.city`. The value is nil when a component is nil, unknown, or not an observable object;
-    /// ``validateKeyPath(_:)`` tells which.
+    /// `\.address.city`. It reads exactly the properties its components name, as the typed key path
+    /// would: no other property of any object is read. The value is nil when a component is nil,
+    /// unknown, or not an observable object; ``validateKeyPath(_:)`` tells which.
     public subscript(kvoKeyPath path: String) -> Any? {
         var current: AnyObject = self
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         for (index, name) in names.enumerated() {
-            guard let observable = current as? any KeyValueObservable else { return nil }
-            observable.kvoRegistrar.access(named: name, of: observable)
-            guard let stored = observedValue(of: observable, named: name), let value = flattened(stored) else {
-                return nil
-            }
+            guard let observable = current as? any KeyValueObservable,
+                let field = ObservedFields.field(named: name, in: type(of: observable))
+            else { return nil }
+            observable.kvoRegistrar.access(field: field.offset, of: observable)
+            guard let value = flattened(field.value(in: observable)) else { return nil }
             if index == names.count - 1 { return value }
-            guard let next = value as? any KeyValueObservable else { return nil }
-            current = next
+            current = value as AnyObject
         }
         return nil
     }
 
-    /// Checks a string key path against this object's `@Observed` properties, component by component.
+    /// Checks a string key path against the declared types of this object's `@Observed` properties,
+    /// component by component, past nil links too.
     ///
-    /// Components past a nil intermediate value cannot be checked and are accepted.
+    /// Each component must name an `@Observed` property of the type the previous one declares (after
+    /// optionals): `"address.cty"` is reported while `address` is nil, with `Address`'s property names.
+    /// Where a declared type cannot tell (a value declared as `Any`, say, or a property that only a
+    /// subclass of the declared class has), the value at hand decides; past a nil value of such a type
+    /// nothing more can be checked. Only the properties the path names are read.
     ///
     /// - Throws: ``KVOError`` with reason `.malformedKeyPath` for an empty path or an empty component,
     ///   `.unknownKey` for a name that is not an `@Observed` property (the message lists the valid ones)
     ///   or a component that is not a ``KeyValueObservable`` object but has more components after it.
     public func validateKeyPath(_ path: String) throws(KVOError) {
-        let typeName = String(describing: type(of: self))
+        let rootName = String(describing: type(of: self))
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         guard !path.isEmpty, !names.contains(where: \.isEmpty) else {
             throw KVOError(
                 reason: .malformedKeyPath,
                 keyPath: path,
-                typeName: typeName,
-                message: "KVOMediator: \"\(path.prefix(200))\" is not a valid key path of \(typeName): it must be "
+                typeName: rootName,
+                message: "KVOMediator: \"\(path.prefix(200))\" is not a valid key path of \(rootName): it must be "
                     + "@Observed property names separated by single dots, like \"address.city\"."
             )
         }
-        var current: AnyObject = self
+        var currentType: AnyObject.Type = type(of: self)
+        // The object at this point of the path, while no link so far was nil.
+        var current: AnyObject? = self
         for (index, name) in names.enumerated() {
-            let currentType = String(describing: type(of: current))
-            let properties = observedProperties(of: current)
-            guard let property = properties.first(where: { $0.name == name }) else {
-                let valid = properties.map(\.name).sorted().joined(separator: ", ")
-                throw KVOError(
-                    reason: .unknownKey(String(name)),
-                    keyPath: path,
-                    typeName: currentType,
-                    message: "KVOMediator: \(currentType) has no observable property \"\(name.prefix(200))\" "
-                        + "(in key path \"\(path.prefix(200))\" of \(typeName)). Its observable properties are: "
-                        + (valid.isEmpty ? "none" : valid)
-                        + ". Only @Observed properties can be named in string key paths."
-                )
+            var field = ObservedFields.field(named: name, in: currentType)
+            if field == nil, let current, type(of: current) != currentType,
+                let own = ObservedFields.field(named: name, in: type(of: current))
+            {
+                (field, currentType) = (own, type(of: current))
             }
+            guard let field else { throw KVOError.unknownKey(name, in: currentType, path: path, root: rootName) }
             if index == names.count - 1 { return }
-            guard let value = flattened(property.value) else { return }
-            guard let next = value as? any KeyValueObservable else {
-                throw KVOError(
-                    reason: .unknownKey(String(names[index + 1])),
-                    keyPath: path,
-                    typeName: currentType,
-                    message: "KVOMediator: \"\(name)\" of \(currentType) is a \(type(of: value)), not a "
-                        + "KeyValueObservable object, so the key path \"\(path.prefix(200))\" of \(typeName) "
-                        + "cannot continue past it."
-                )
+            let declared = unwrapped(field.storage.valueType)
+            let value = current.flatMap { flattened(field.value(in: $0)) }
+            if let observableType = declared as? any KeyValueObservable.Type {
+                currentType = observableType
+                current = value.map { $0 as AnyObject }
+                continue
             }
-            current = next
+            // Declared as something that is not a KeyValueObservable class: the value decides.
+            if let value, let observable = value as? any KeyValueObservable {
+                currentType = type(of: observable)
+                current = observable
+                continue
+            }
+            if value == nil, [Any.self, AnyObject.self, (any KeyValueObservable).self].contains(where: { $0 == declared }) {
+                return
+            }
+            throw KVOError(
+                reason: .unknownKey(String(names[index + 1])),
+                keyPath: path,
+                typeName: String(describing: currentType),
+                message: "KVOMediator: \"\(name)\" of \(currentType) is a \(declared), not a KeyValueObservable "
+                    + "object, so the key path \"\(path.prefix(200))\" of \(rootName) cannot continue past it."
+            )
         }
+    }
+}
+
+extension KVOError {
+    /// A string key path names a property `type` does not have (observable): lists the ones it has.
+    static func unknownKey(_ name: Substring, in type: AnyObject.Type, path: String, root: String) -> KVOError {
+        let typeName = String(describing: type)
+        let valid = ObservedFields.names(in: type).joined(separator: ", ")
+        return KVOError(
+            reason: .unknownKey(String(name)),
+            keyPath: path,
+            typeName: typeName,
+            message: "KVOMediator: \(typeName) has no observable property \"\(name.prefix(200))\" "
+                + "(in key path \"\(path.prefix(200))\" of \(root)). Its observable properties are: "
+                + (valid.isEmpty ? "none" : valid)
+                + ". Only @Observed properties can be named in string key paths."
+        )
     }
 }

@@ -29,12 +29,33 @@ public protocol KeyValueObservable: AnyObject {
     ///
     /// The declared key paths are read after `keyPath` each time it is evaluated. The default is none.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
+
+    /// The name people use for `keyPath`, for a key path the library cannot name itself.
+    ///
+    /// Change records, descriptions and errors name key paths as people write them
+    /// (``KVOChange/keyPathName``): a chain of `@Observed` properties by their names (`"address.city"`),
+    /// a string key path by itself. Swift gives no name for a computed property at run time; give one
+    /// here if you switch on names or read logs:
+    ///
+    /// ```swift
+    /// class func keyPathName(for keyPath: AnyKeyPath) -> String? {
+    ///     keyPath == \Person.fullName ? "fullName" : nil
+    /// }
+    /// ```
+    ///
+    /// The default is nil: the library's own name (for a computed property, what it reads).
+    static func keyPathName(for keyPath: AnyKeyPath) -> String?
 }
 
 extension KeyValueObservable {
     /// No declared dependencies: tracking finds them.
     public static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
         []
+    }
+
+    /// No name of its own: the library names key paths from what they read.
+    public static func keyPathName(for keyPath: AnyKeyPath) -> String? {
+        nil
     }
 }
 

@@ -306,9 +306,9 @@ import Testing
         #expect(text.contains("observer: <TestObserver: 0x"))
         #expect(text.contains("  <Circle: 0x"))
         #expect(text.contains("  <Square: 0x"))
-        #expect(text.contains("    \\Circle.radius [.new, .old]"))
-        #expect(text.contains("    \\Circle (reads radius) [.new]"))
-        #expect(text.contains("    \\Square.rotation []"))
+        #expect(text.contains("    radius [.new, .old]"))
+        #expect(text.contains("    <computed from radius> [.new]"))
+        #expect(text.contains("    rotation []"))
         #expect(text.contains("\n  ----\n"))
     }
 }

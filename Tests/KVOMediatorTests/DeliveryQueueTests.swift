@@ -12,7 +12,7 @@ import Testing
         let observer = TestObserver()
         let recorder = Recorder<Int>()
         let queue = DispatchQueue(label: "test.concurrent", attributes: .concurrent)
-        observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.old, .new], queue: queue) {
+        observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.old, .new], delivery: .queue(queue)) {
             _,
             change in
             recorder.append(change)
@@ -32,7 +32,7 @@ import Testing
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 42)
         let seen = Recorder<Int>()
-        observer.kvoController.observe(circle, keyPath: \.radius, queue: queue) { _, _ in
+        observer.kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { _, _ in
             seen.append(KVOChange(newValue: DispatchQueue.getSpecific(key: key), keyPath: \Circle.radius))
         }
         circle.radius = 2
@@ -47,7 +47,7 @@ import Testing
         let queue = DispatchQueue(label: "test.blocked")
         let gate = DispatchSemaphore(value: 0)
         queue.async { gate.wait() }  // hold the queue so deliveries pile up
-        observer.kvoController.observe(circle, keyPath: \.radius, queue: queue) { _, _ in counter.increment() }
+        observer.kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { _, _ in counter.increment() }
         circle.radius = 2
         circle.radius = 3
         observer.kvoController.unobserve(circle, keyPath: \.radius)

@@ -56,8 +56,8 @@ import Testing
         let parts = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard let first = parts.first, validNames.contains(first) else { return false }
         if parts.count == 1 { return true }
+        // `secondHome` is nil: its components are checked against its declared type, Address, all the same.
         guard first == "address" || first == "secondHome" else { return false }
-        if first == "secondHome" { return parts.allSatisfy { !$0.isEmpty } }  // nil: not checked further
         guard addressNames.contains(parts[1]) else { return false }
         if parts.count == 2 { return true }
         return parts[1] == "street" && parts.count == 3 && parts[2] == "number"

@@ -26,9 +26,9 @@ import Testing
         case .string:
             try controller.observe(person, keyPath: "address.city") { _, _, _ in }
         case .queue:
-            controller.observe(person, keyPath: \.name, queue: .global()) { _, _ in }
+            controller.observe(person, keyPath: \.name, delivery: .queue(.global())) { _, _ in }
         case .mainActor:
-            controller.observe(person, keyPath: \.name, onMainActor: { _, _ in })
+            controller.observe(person, keyPath: \.name, delivery: .mainActor) { _, _ in }
         case .chain:
             controller.observe(person, keyPath: \.address.street.number) { _, _, _ in }
         case .computed:

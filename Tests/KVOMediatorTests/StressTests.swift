@@ -182,7 +182,7 @@ import Testing
                 lives.append(circle)
                 // Releasing the block takes a while, which widens the window where both ends meet.
                 let slowToRelease = SlowDeinit()
-                observer.kvoController.observe(circle, keyPath: \.radius, options: [.new], queue: queue) {
+                observer.kvoController.observe(circle, keyPath: \.radius, options: [.new], delivery: .queue(queue)) {
                     observer,
                     _ in
                     withExtendedLifetime(slowToRelease) {}

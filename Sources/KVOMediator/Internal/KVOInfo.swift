@@ -104,7 +104,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
         self.readerKind = readerKind
         self.object = ObjectPin(object)
-        self.rootRegistrar = .passUnretained(object.kvoRegistrar)
+        let registrar = object.kvoRegistrar
+        registrar.verifyStored(in: object)
+        self.rootRegistrar = .passUnretained(registrar)
         self.box = Unmanaged.passRetained(box)
         super.init(keyPath)
     }
@@ -152,6 +154,17 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     /// The observed object's static type, for descriptions once it has gone.
     var objectTypeName: String { "" }
+
+    /// The name the observed type gives the key path (``KeyValueObservable/keyPathName(for:)``).
+    func declaredName() -> String? { nil }
+
+    /// The key path as people write it: the string it was made with, the type's own name for it, the
+    /// chain of properties it follows, or what it reads.
+    override final var keyPathName: String {
+        if let stringKeyPath { return stringKeyPath }
+        if let declared = declaredName() { return declared }
+        return namePath ?? unchainedName()
+    }
 
     /// The observed object, retained, unless it has started deinitialising or this registration has
     /// been cancelled (loaded inside the gate, so never after it is unpinned).
@@ -420,10 +433,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         return slots
     }
 
-    /// The names of the slots this registration depends on, in the order they were read.
-    final func dependencyNames() -> [String] {
-        dependencySlots().map(\.name)
-    }
 
     // MARK: Notifications (overridden by the typed subclass)
 

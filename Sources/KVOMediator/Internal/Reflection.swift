@@ -1,72 +1,70 @@
 @_spi(Reflection) import Swift
 
-/// Gives reflection access to an `@Observed` property's value without knowing its type.
+/// What string key paths need of an `@Observed` property, from its type alone: the type of its value,
+/// and a read of that one property at its storage's address (no other property is read or copied).
 protocol ObservedStorage {
-    var anyValue: Any { get }
+    /// The wrapped value's declared type.
+    static var valueType: Any.Type { get }
+    /// The value of the `Observed` storage at `address`, boxed.
+    static func value(at address: UnsafeRawPointer) -> Any
 }
 
 extension Observed: ObservedStorage {
-    var anyValue: Any { value }
+    static var valueType: Any.Type { Value.self }
+
+    static func value(at address: UnsafeRawPointer) -> Any {
+        address.assumingMemoryBound(to: Self.self).pointee.value
+    }
 }
 
-/// Looks through any level of `Optional` inside an `Any`.
-protocol AnyOptional {
+/// Looks through any level of `Optional`: in a value (`wrappedAny`) or in a type (`wrappedType`).
+protocol OptionalType {
     var wrappedAny: Any? { get }
+    static var wrappedType: Any.Type { get }
 }
 
-extension Optional: AnyOptional {
+extension Optional: OptionalType {
     var wrappedAny: Any? {
         switch self {
-        case .some(let wrapped): return (wrapped as? any AnyOptional).map(\.wrappedAny) ?? wrapped
+        case .some(let wrapped): return (wrapped as? any OptionalType).map(\.wrappedAny) ?? wrapped
         case .none: return nil
         }
     }
+
+    static var wrappedType: Any.Type { Wrapped.self }
 }
 
 /// `value` with every level of optional removed; nil if any level is nil.
 func flattened(_ value: Any) -> Any? {
-    if let optional = value as? any AnyOptional { return optional.wrappedAny }
+    if let optional = value as? any OptionalType { return optional.wrappedAny }
     return value
 }
 
-/// The `@Observed` properties of an object, by name (`_name` storage → `name`), subclass first.
-func observedProperties(of object: AnyObject) -> [(name: String, value: Any)] {
-    var properties: [(name: String, value: Any)] = []
-    var mirror: Mirror? = Mirror(reflecting: object)
-    while let current = mirror {
-        for child in current.children {
-            guard let label = child.label, label.hasPrefix("_"), let storage = child.value as? any ObservedStorage
-            else { continue }
-            properties.append((String(label.dropFirst()), storage.anyValue))
-        }
-        mirror = current.superclassMirror
-    }
-    return properties
+/// `type` with every level of `Optional` removed.
+func unwrapped(_ type: Any.Type) -> Any.Type {
+    var current = type
+    while let optional = current as? any OptionalType.Type { current = optional.wrappedType }
+    return current
 }
 
-/// The value of the `@Observed` property called `name`, if the object has one.
-func observedValue(of object: AnyObject, named name: Substring) -> Any? {
-    var mirror: Mirror? = Mirror(reflecting: object)
-    let label = "_" + name
-    while let current = mirror {
-        for child in current.children where child.label == label {
-            if let storage = child.value as? any ObservedStorage { return storage.anyValue }
-        }
-        mirror = current.superclassMirror
-    }
-    return nil
-}
-
-/// An `@Observed` property of a class: its name and the byte offset of its storage in an instance.
+/// An `@Observed` property of a class: its name, the byte offset of its storage in an instance, and
+/// the storage's type.
 struct ObservedField {
     let name: String
     let offset: Int
+    let storage: any ObservedStorage.Type
+
+    /// The property's value in `object` (an instance of the class this field was found in): reads
+    /// that one property, as its getter would, and nothing else. The caller keeps `object` alive.
+    func value(in object: AnyObject) -> Any {
+        storage.value(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+    }
 }
 
 /// The `@Observed` properties of classes, by class, read once from the runtime's field metadata.
 ///
 /// A setter names its property by the offset of its storage (a constant once compiled); string key
-/// paths name it by property name: this table joins the two.
+/// paths name it by property name: this table joins the two. Nothing here reads an instance.
 enum ObservedFields {
     private static let lock = Lock()
     nonisolated(unsafe) private static var table: [ObjectIdentifier: [ObservedField]] = [:]  // guarded by `lock`
@@ -79,8 +77,8 @@ enum ObservedFields {
         // Class fields must be asked for explicitly (`_EachFieldOptions.classType`).
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
             let label = String(cString: name)
-            if label.hasPrefix("_"), fieldType is any ObservedStorage.Type {
-                fields.append(ObservedField(name: String(label.dropFirst()), offset: offset))
+            if label.hasPrefix("_"), let storage = fieldType as? any ObservedStorage.Type {
+                fields.append(ObservedField(name: String(label.dropFirst()), offset: offset, storage: storage))
             }
             return true
         }
@@ -88,13 +86,18 @@ enum ObservedFields {
         return fields
     }
 
-    /// The offset of the `@Observed` property called `name` (a subclass's wins over a base class's).
-    static func offset(of name: some StringProtocol, in type: AnyObject.Type) -> Int? {
-        of(type).last { $0.name == name }?.offset
+    /// The `@Observed` property called `name` (a subclass's wins over a base class's).
+    static func field(named name: some StringProtocol, in type: AnyObject.Type) -> ObservedField? {
+        of(type).last { $0.name == name }
     }
 
     /// The name of the `@Observed` property whose storage is at `offset`.
     static func name(at offset: Int, in type: AnyObject.Type) -> String? {
         of(type).first { $0.offset == offset }?.name
+    }
+
+    /// The names of the `@Observed` properties of `type`, sorted, for error messages.
+    static func names(in type: AnyObject.Type) -> [String] {
+        Array(Set(of(type).map(\.name))).sorted()
     }
 }

@@ -47,6 +47,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override var objectTypeName: String { "\(Object.self)" }
 
+    override func declaredName() -> String? {
+        Object.keyPathName(for: keyPath)
+    }
+
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil

@@ -18,18 +18,21 @@ final class ProfileViewModel {
     lazy var kvoController = KVOController(observer: self)
 
     init(profile: Profile) {
-        kvoController.observe(profile, keyPath: \.name, options: [.initial, .new]) { viewModel, change in
+        kvoController.observe(profile, keyPath: \.name, options: [.initial, .new], delivery: .mainActor) {
+            viewModel, change in
             viewModel.title = change.newValue ?? ""
             viewModel.updates += 1
         }
-        kvoController.observe(profile, keyPath: \.followers, options: [.initial, .new]) { viewModel, change in
+        kvoController.observe(profile, keyPath: \.followers, options: [.initial, .new], delivery: .mainActor) {
+            viewModel, change in
             viewModel.subtitle = "\(change.newValue ?? 0) followers"
         }
     }
 
     /// Observes a model that other threads change.
     func track(_ feed: Feed) {
-        kvoController.observe(feed, keyPath: \.headline, options: [.new]) { viewModel, change in
+        kvoController.observe(feed, keyPath: \.headline, options: [.new], delivery: .mainActor) {
+            viewModel, change in
             viewModel.title = change.newValue ?? ""
             viewModel.updates += 1
         }

@@ -1,0 +1,105 @@
+/// Names of key paths as people write them (`"address.city"`), from what the library resolved itself:
+/// the `@Observed` properties a key path read, in order, by their field names and typed key paths. No
+/// name comes from parsing `String(describing:)` of a key path, which is a debug format.
+
+/// One read of a registration, for naming: the property's name and the typed key path that read it.
+typealias NamedRead = (name: String, wrapped: AnyKeyPath?)
+
+/// The dotted names of the `@Observed` properties `keyPath` follows, when it is exactly a chain of
+/// them (`\Person.address?.city` → `address.city`); nil for anything else (a computed property, a
+/// subscript, a chain that is broken by a nil link right now).
+func chainName(of keyPath: AnyKeyPath, reads: [NamedRead]) -> String? {
+    guard !reads.isEmpty, reads.allSatisfy({ !$0.name.isEmpty && $0.wrapped != nil }) else { return nil }
+    let links = reads.map { $0.wrapped! }
+    let name = reads.map(\.name).joined(separator: ".")
+    // The links appended are the key path (no optional links).
+    var appended: AnyKeyPath? = links[0]
+    for link in links.dropFirst() { appended = appended?.appending(path: link) }
+    if appended == keyPath { return name }
+    // Otherwise by types, where appending cannot say (optional links, or a property declared in a
+    // superclass of the root): each link starts where the previous one ends (through optionals, or at
+    // a superclass of it), and the key path's value is the last link's, made optional by optional links.
+    let root = type(of: keyPath).rootType
+    guard isType(root, orSubclassOf: type(of: links[0]).rootType) else { return nil }
+    var throughOptional = false
+    for (link, next) in zip(links, links.dropFirst()) {
+        let value = type(of: link).valueType
+        throughOptional = throughOptional || value is any OptionalType.Type
+        guard isType(unwrapped(value), orSubclassOf: type(of: next).rootType) else { return nil }
+    }
+    // (Neither: a computed property of the same type that reads these, not a chain.)
+    guard throughOptional || root != type(of: links[0]).rootType else { return nil }
+    let last = type(of: links[links.count - 1]).valueType
+    let expected = throughOptional && !(last is any OptionalType.Type) ? optional(of: last) : last
+    return type(of: keyPath).valueType == expected ? name : nil
+}
+
+/// Whether `type` is `base` or a class that inherits from it.
+func isType(_ type: Any.Type, orSubclassOf base: Any.Type) -> Bool {
+    if type == base { return true }
+    guard var current = type as? AnyClass, let baseClass = base as? AnyClass else { return false }
+    while let superclass = _getSuperclass(current) {
+        if superclass == baseClass { return true }
+        current = superclass
+    }
+    return false
+}
+
+/// `Optional<T>`, for a type known only at run time.
+private func optional(of type: Any.Type) -> Any.Type {
+    func wrap<T>(_: T.Type) -> Any.Type { T?.self }
+    return _openExistential(type, do: wrap)
+}
+
+/// Names of chains, by key path object, found once and kept: a chain observed while one of its links
+/// is nil still has its name, if the same key path was once evaluated whole. Literal key paths are
+/// one object per call site, so identity is the common hit; the key path is kept, so its identity is
+/// not reused. Bounded: past `capacity`, names are found again each time.
+enum KeyPathNameCache {
+    private static let lock = Lock()
+    nonisolated(unsafe) private static var names: [ObjectIdentifier: (keyPath: AnyKeyPath, name: String)] = [:]  // guarded by `lock`
+    private static let capacity = 4_096
+
+    static func name(of keyPath: AnyKeyPath) -> String? {
+        lock.withLock { names[ObjectIdentifier(keyPath)]?.name }
+    }
+
+    static func record(_ name: String, of keyPath: AnyKeyPath) {
+        lock.withLock {
+            if names.count < capacity { names[ObjectIdentifier(keyPath)] = (keyPath, name) }
+        }
+    }
+}
+
+extension KVOInfo {
+    /// The dotted property names this registration follows (its string key path, or its typed key
+    /// path's when that is a chain of `@Observed` properties): what lets the string and typed forms meet.
+    var namePath: String? {
+        if let stringKeyPath { return stringKeyPath }
+        let reads = dependencySlots()
+        if let name = chainName(of: keyPath, reads: reads) {
+            KeyPathNameCache.record(name, of: keyPath)
+            return name
+        }
+        return KeyPathNameCache.name(of: keyPath)
+    }
+
+    /// The name of a key path that is not a chain: the type's own word for it
+    /// (``KeyValueObservable/keyPathName(for:)``), or what it reads.
+    func unchainedName() -> String {
+        if let declared = declaredName() { return declared }
+        let read = dependencySlots().map(\.name).filter { !$0.isEmpty }
+        return read.isEmpty ? "<computed>" : "<computed from \(read.joined(separator: ", "))>"
+    }
+}
+
+/// The dotted property names a typed key path follows on `object` (found by evaluating it once).
+func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
+    let reads: [NamedRead] = AccessTracker.probe(keyPath, on: object).map { access in
+        guard case .field(let offset) = access.slot, let objectType = access.objectType else {
+            return (name: "", wrapped: access.wrapped)
+        }
+        return (name: ObservedFields.name(at: offset, in: objectType) ?? "", wrapped: access.wrapped)
+    }
+    return chainName(of: keyPath, reads: reads) ?? KeyPathNameCache.name(of: keyPath)
+}
