@@ -239,7 +239,9 @@ extension KVOController {
         // An observer already gone could never be called: register nothing, and say why.
         guard _observer.object != nil else {
             info.cancel()
-            let name = info.stringKeyPath ?? info.keyPathName
+            let name =
+                info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }
+                ?? info.keyPathName
             (onError ?? errorHandler)(.observerGone(keyPath: name, type: Object.self, observerType: Observer.self))
             return
         }

@@ -12,13 +12,11 @@ func chainName(of keyPath: AnyKeyPath, reads: [NamedRead]) -> String? {
     guard !reads.isEmpty, reads.allSatisfy({ !$0.name.isEmpty && $0.wrapped != nil }) else { return nil }
     let links = reads.map { $0.wrapped! }
     let name = reads.map(\.name).joined(separator: ".")
-    // The links appended are the key path (no optional links).
-    var appended: AnyKeyPath? = links[0]
-    for link in links.dropFirst() { appended = appended?.appending(path: link) }
-    if appended == keyPath { return name }
-    // Otherwise by types, where appending cannot say (optional links, or a property declared in a
-    // superclass of the root): each link starts where the previous one ends (through optionals, or at
-    // a superclass of it), and the key path's value is the last link's, made optional by optional links.
+    // One link: the very property read (a computed property that reads one property is not it).
+    if links.count == 1, links[0] == keyPath { return name }
+    // Otherwise by types (appended key paths do not compare equal to the literal chain): each link
+    // starts where the previous one ends (through optionals, or at a superclass of it), and the key
+    // path's value is the last link's, made optional by optional links.
     let root = type(of: keyPath).rootType
     guard isType(root, orSubclassOf: type(of: links[0]).rootType) else { return nil }
     var throughOptional = false
@@ -27,8 +25,8 @@ func chainName(of keyPath: AnyKeyPath, reads: [NamedRead]) -> String? {
         throughOptional = throughOptional || value is any OptionalType.Type
         guard isType(unwrapped(value), orSubclassOf: type(of: next).rootType) else { return nil }
     }
-    // (Neither: a computed property of the same type that reads these, not a chain.)
-    guard throughOptional || root != type(of: links[0]).rootType else { return nil }
+    // (One link of the same root and type that is not the key path: a computed property reading it.)
+    guard links.count > 1 || throughOptional || root != type(of: links[0]).rootType else { return nil }
     let last = type(of: links[links.count - 1]).valueType
     let expected = throughOptional && !(last is any OptionalType.Type) ? optional(of: last) : last
     return type(of: keyPath).valueType == expected ? name : nil

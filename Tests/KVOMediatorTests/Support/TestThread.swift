@@ -25,7 +25,7 @@ final class TestThread: Sendable {
     @discardableResult
     func join(seconds: Double = 300, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let done = finished.wait(timeout: .now() + seconds) == .success
-        if !done { Issue.record("the thread did not finish within \(Int(seconds)) s", sourceLocation: sourceLocation) }
+        if !done { Issue.record("the thread did not finish within \(seconds) s", sourceLocation: sourceLocation) }
         return done
     }
 }
