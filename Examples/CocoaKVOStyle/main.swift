@@ -189,12 +189,16 @@ expect(indexes == [[1], [0, 1], [1], [0], nil], "indexes: \(indexes)")
 expect(audit.records[2].oldValue as? [String] == ["Impressions"], "a removal carries the removed elements")
 expect(audit.records[3].newValue as? [String] == ["Alabama"], "a replacement carries the new elements")
 
-print("a key path through the collection (its count) gets settings:")
-let counts = Recorder<Int>()
-let countToken = try playlist.observe(\.songCount, options: [.new]) { _, change in counts.append(change.newValue!) }
+print("a key path through the collection (its count) gets settings, while the array's own observer gets kinds:")
+let counts = Recorder<KVOChange<Int>>()
+let countToken = try playlist.observe(\.songCount, options: [.new]) { _, change in counts.append(change) }
 songs.append("Moment's Notice")
 songs.removeAll()
-expect(counts.values == [1, 0], "song counts: \(counts.values)")
+for change in counts.values {
+    print("   songCount:", change)
+}
+expect(counts.values.map(\.kind) == [.setting, .setting], "song count kinds: \(counts.values.map(\.kind))")
+expect(counts.values.map(\.newValue) == [1, 0], "song counts: \(counts.values.map(\.newValue))")
 
 print("mutableSetValue(forKey:):")
 let tagChanges = Recorder<KVOChange<Set<String>>>()
@@ -212,6 +216,7 @@ expect(tagChanges.values[1].oldValue == ["jazz"], "the elements actually removed
 print("value(forKeyPath:) and string key paths, with an error instead of valueForUndefinedKey:")
 let person = Person()
 let city = person[kvoKeyPath: "address.city"] as? String
+print("   value at \"address.city\":", city ?? "nil")
 expect(city == "London", "value at \"address.city\": \(city ?? "nil")")
 let moves = AuditLog()
 try moves.kvoController.observe(person, keyPath: "address.city", options: [.new]) { log, person, change in
@@ -219,6 +224,7 @@ try moves.kvoController.observe(person, keyPath: "address.city", options: [.new]
 }
 person.address.city = "Paris"
 expect(moves.records.map { $0.newValue as? String } == ["Paris"], "the string key path fired")
+expect(moves.records.map(\.keyPathName) == ["address.city"], "a record names its string key path as written")
 do {
     try moves.kvoController.observe(person, keyPath: "adress.city") { _, _, _ in }
     expect(false, "a misspelt key must throw")

@@ -1,5 +1,6 @@
 // FBKVOController's usage, in Swift: a controller per observer; block, action and context callbacks;
-// several key paths at once; retaining and non-retaining controllers; no removal code anywhere.
+// several key paths at once; retaining and non-retaining controllers; delivery on a queue, asked for by
+// name; no removal code anywhere.
 import Foundation
 import KVOMediator
 
@@ -13,15 +14,11 @@ final class Circle: KeyValueObservable {
     var label = ""
     /// Observable with no declaration: it reads `radius`.
     var diameter: Double { radius * 2 }
-}
 
-/// The name of a key path of `Circle`, for printing (`\(keyPath)` shows only the property's storage).
-func name(of keyPath: AnyKeyPath) -> String {
-    switch keyPath {
-    case \Circle.radius: "radius"
-    case \Circle.color: "color"
-    case \Circle.borderWidth: "borderWidth"
-    default: "\(keyPath)"
+    /// Swift cannot name a computed property at run time: this names it in change records and descriptions
+    /// (`@Observed` properties and chains of them are named by the library).
+    static func keyPathName(for keyPath: AnyKeyPath) -> String? {
+        keyPath == \Circle.diameter ? "diameter" : nil
     }
 }
 
@@ -44,7 +41,7 @@ final class CircleView {
         // The action is an unapplied method: FBKVOController's @selector(colorDidChange:).
         kvoController.observe(circle, keyPath: \.color, action: CircleView.colorDidChange)
         kvoController.observe(circle, keyPath: \.diameter) { view, _, change in
-            view.note("diameter \(change.newValue!)")
+            view.note("\(change.keyPathName) \(change.newValue!)")
         }
     }
 
@@ -58,15 +55,16 @@ final class CircleView {
     }
 }
 
-/// Observes several key paths with one block; `change.keyPath` tells which one fired.
+/// Observes several key paths with one block; `change.keyPath` tells which one fired, and `change.keyPathName`
+/// names it (FBKVOController's `FBKVONotificationKeyPathKey`).
 final class Legend {
     lazy var kvoController = KVOController(observer: self)
     private(set) var fired: [String] = []
 
     func track(_ circle: Circle) {
         kvoController.observe(circle, keyPaths: [\.radius, \.color, \.borderWidth]) { legend, _, change in
-            print("  legend: \(name(of: change.keyPath)) is now \(change.newValue!)")
-            legend.fired.append(name(of: change.keyPath))
+            print("  legend: \(change.keyPathName) is now \(change.newValue!)")
+            legend.fired.append(change.keyPathName)
         }
     }
 }
@@ -103,10 +101,10 @@ final class Inspector: KeyValueObserving {
     ) {
         if context == geometryContext {
             geometryChanges += 1
-            print("  inspector: geometry \(name(of: keyPath)): \(change.oldValue!) -> \(change.newValue!)")
+            print("  inspector: geometry \(change.keyPathName): \(change.oldValue!) -> \(change.newValue!)")
         } else if context == styleContext {
             styleChanges += 1
-            print("  inspector: style \(name(of: keyPath)): \(change.newValue!)")
+            print("  inspector: style \(change.keyPathName): \(change.newValue!)")
         }
     }
 }
@@ -147,15 +145,18 @@ let countBefore = view.kvoController.observationCount
 view.kvoController.observe(circle, keyPath: \.radius, options: [.initial]) { view, _, _ in
     view.note("second registration")
 }
-expect(view.kvoController.observationCount == countBefore, "no second registration")
-expect(!view.log.contains("second registration"), "no .initial record from the ignored registration")
+let countAfter = view.kvoController.observationCount
+let secondRecords = view.log.filter { $0 == "second registration" }.count
+print("  registrations: \(countBefore) before, \(countAfter) after; records from the second block: \(secondRecords)")
+expect(countAfter == countBefore, "no second registration")
+expect(secondRecords == 0, "no .initial record from the ignored registration")
 
 print("a key path that reads nothing observable is reported, not registered:")
 var reported: [KVOError] = []
 view.kvoController.errorHandler = { reported.append($0) }
 view.kvoController.observe(circle, keyPath: \.label) { _, _, _ in }
 expect(reported.map(\.reason) == [.nothingObservable], "the error handler hears about \\Circle.label")
-print("  error:", reported[0].message.prefix(90), "…")
+print("  error:", reported[0].message)
 
 print("unobserve a key path; the other registrations go on:")
 view.kvoController.unobserve(circle, keyPath: \.radius)
@@ -172,7 +173,8 @@ do {
     weakView = shortLived
     weakController = shortLived.kvoController
 }
-circle.radius = 7  // nobody to call, nothing to crash
+print("  the short-lived view is gone: \(weakView == nil); its controller too: \(weakController == nil)")
+circle.radius = 7  // the short-lived view's registrations have ended: only the others are told
 expect(weakView == nil && weakController == nil, "the view and its controller were released")
 
 print("observed objects are held weakly by default, strongly with retainsObserved:")
@@ -197,13 +199,56 @@ do {
     tracker.track(kept, retaining: true)
     tracker.track(dropped, retaining: false)
 }
+let leftOver = tracker.nonRetaining.observationCount
+print("  non-retaining: its circle is gone: \(weakDropped == nil); observations left: \(leftOver)")
 expect(weakDropped == nil, "the non-retaining controller let its circle go")
-expect(tracker.nonRetaining.observationCount == 0, "and forgot it when it deinitialised")
+expect(leftOver == 0, "and forgot it when it deinitialised")
 expect(weakKept != nil, "the retaining controller keeps its circle alive")
 weakKept?.radius = 9
+print("  retaining: its circle is alive: \(weakKept != nil); radii seen after setting 9: \(tracker.radii)")
 expect(tracker.radii == [9], "the kept circle is still observed: \(tracker.radii)")
 tracker.retaining.unobserve(weakKept)
+print("  after unobserve, the kept circle is gone: \(weakKept == nil)")
 expect(weakKept == nil, "unobserving releases the kept circle")
 
+print("delivery: .queue(q) runs the block on q, in order; a form without delivery: runs on the changing thread:")
+final class Renderer {
+    lazy var kvoController = KVOController(observer: self)
+    let queue = DispatchQueue(label: "renderer")
+    let rendered = DispatchSemaphore(value: 0)
+    private(set) var frames: [String] = []
+
+    func track(_ circle: Circle) {
+        kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { renderer, change in
+            dispatchPrecondition(condition: .onQueue(renderer.queue))
+            renderer.frames.append("radius \(change.newValue!)")
+            renderer.rendered.signal()
+        }
+        kvoController.observe(circle, keyPath: \.color) { renderer, _, change in
+            // No `delivery:`: synchronous, on the thread that set the color.
+            renderer.frames.append("color \(change.newValue!) on the main thread: \(Thread.isMainThread)")
+        }
+    }
+}
+let renderer = Renderer()
+let drawn = Circle()
+renderer.track(drawn)
+drawn.color = "yellow"
+for radius in 10...12 {
+    drawn.radius = Double(radius)
+}
+for _ in 10...12 {
+    expect(renderer.rendered.wait(timeout: .now() + 5) == .success, "a queued delivery did not arrive")
+}
+let frames = renderer.queue.sync { renderer.frames }
+for frame in frames {
+    print("  renderer:", frame)
+}
+expect(
+    frames == ["color yellow on the main thread: true", "radius 10.0", "radius 11.0", "radius 12.0"],
+    "the color synchronously, then the radii on the queue, in order: \(frames)"
+)
+
+print("the controller's description, as FBKVOController's -description:")
 print(view.kvoController.debugDescription)
 print("FBKVOControllerStyle: all expectations met")

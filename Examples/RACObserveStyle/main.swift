@@ -33,7 +33,8 @@ final class Playlist: KeyValueObservable {
     @Observed var songs: [String] = []
 }
 
-/// A counter that a background thread advances; only that thread writes `value`.
+/// A counter that a background thread advances. `@unchecked Sendable` is this file's promise: only one thread at a
+/// time writes `value`, and other threads learn its values from sequences and change records, never by reading it.
 final class Counter: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var value = 0
@@ -125,9 +126,40 @@ let seenCounts = await collect(counts, until: 100)
 print("   \(seenCounts.count) values, \(seenCounts.first!)...\(seenCounts.last!)")
 expect(seenCounts == Array(0...100), "every count, in order")
 
+print("deliverOn(main) for a controller: delivery: .mainActor runs a @MainActor block on the main actor:")
+/// A view model on the main actor: its block may touch its state because the call asks for main-actor delivery.
+@MainActor final class CounterLabel {
+    lazy var kvoController = KVOController(observer: self)
+    private(set) var texts: [String] = []
+
+    func show(_ counter: Counter) {
+        kvoController.observe(counter, keyPath: \.value, options: [.initial, .new], delivery: .mainActor) {
+            label,
+            change in
+            label.texts.append("\(change.newValue!)")
+        }
+    }
+}
+let label = CounterLabel()
+label.show(counter)  // on the main actor, nothing queued: the .initial record arrives before this returns
+expect(label.texts == ["100"], "the initial record, synchronously: \(label.texts)")
+DispatchQueue.global().async {
+    for value in 101...110 {
+        counter.value = value
+    }
+}
+// Queued deliveries run while the main actor is free: this async main awaits (a command-line tool whose main
+// thread never ran its main loop would never see them).
+while label.texts.last != "110" {
+    try await Task.sleep(for: .milliseconds(1))
+}
+print("  ", label.texts)
+expect(label.texts == (100...110).map(String.init), "every value, in order: \(label.texts)")
+label.kvoController.unobserveAll()
+
 print("a state stream (buffering: .latest) skips to the current value:")
 let latest = try counter.values(for: \.value, buffering: .latest)
-for value in 101...1_000 {
+for value in 111...1_000 {
     counter.value = value
 }
 let current = await prefix(1, of: latest).first
@@ -173,6 +205,7 @@ let consumer = Task {
 consumer.cancel()
 let consumed = await consumer.value
 print("   the loop ended after \(consumed) element(s)")
+expect(consumed <= 1, "at most the initial value before the cancellation: \(consumed)")
 watched.value = 1  // the observation has ended: nothing is buffered any more
 
 print("RACDisposable and RACCompoundDisposable: a token and a bag:")
