@@ -57,6 +57,8 @@ extension KeyValueObservable {
     ///     keeps only the newest.
     /// - Returns: A single-pass sequence that finishes when the object deinitialises.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     public func values<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
         buffering: KVOBufferingPolicy = .unbounded
@@ -83,6 +85,8 @@ extension KeyValueObservable {
     ///   - buffering: `.unbounded` (the default) keeps every record; `.latest` keeps only the newest.
     /// - Returns: A single-pass sequence that finishes when the object deinitialises.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     public func changes<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
         options: KVOOptions = [.new],

@@ -19,6 +19,8 @@ extension KVOController {
     ///   - block: Called for each change while both the observer and the registration are alive.
     /// - Note: Observing the same object and key path again through this controller is ignored.
     /// - Complexity: O(number of observable reads of `keyPath`).
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
@@ -53,6 +55,8 @@ extension KVOController {
     ///   - options: What each record carries.
     ///   - action: An unapplied method of the observer's type, such as `Self.radiusDidChange`.
     /// - Note: Observing the same object and key path again through this controller is ignored.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
@@ -80,6 +84,8 @@ extension KVOController {
     ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
     ///   - options: What each record carries.
     ///   - context: Any pointer, passed back unchanged to tell registrations apart.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     public func observe<Object: KeyValueObservable>(
         _ object: Object?,
         keyPaths: [PartialKeyPath<Object>],
@@ -110,6 +116,8 @@ extension KVOController {
     ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
     ///   - options: What each record carries; values are boxed as `Any`.
     ///   - block: Called for each change.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     public func observe<Object: KeyValueObservable>(
         _ object: Object?,
         keyPaths: [PartialKeyPath<Object>],

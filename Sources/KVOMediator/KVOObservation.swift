@@ -98,6 +98,8 @@ extension KeyValueObservable {
     ///   - changeHandler: Called with the object and each change record.
     /// - Returns: The token; the observation ends when it is invalidated or released.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
     public func observe<Value>(
         _ keyPath: KeyPath<Self, Value>,

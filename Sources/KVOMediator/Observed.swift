@@ -16,6 +16,13 @@
 /// > Tip: Use `@Observed` only on properties of a class that conforms to ``KeyValueObservable``;
 /// > elsewhere the compiler rejects it. A plain `var` is not observable: observing a key path that
 /// > reads only plain properties is reported as an error rather than registering silently.
+///
+/// > Important: In a class that does not conform, the compiler's error has no source location (it
+/// > is in code the compiler writes for the wrapper, and Swift allows only one such accessor per
+/// > wrapper, so a second, unconstrained one with a better message cannot be declared):
+/// > `<unknown>:0: error: static subscript 'subscript(_enclosingInstance:wrapped:storage:)' requires
+/// > that 'Circle' conform to 'KeyValueObservable'`, once per accessor. The fix is in the class it
+/// > names: declare `final class Circle: KeyValueObservable` with `let kvoRegistrar = KVORegistrar()`.
 @propertyWrapper
 public struct Observed<Value> {
     @usableFromInline

@@ -90,4 +90,19 @@ import Testing
         circle.radius = 2
         #expect(names.values == ["<computed from radius>"])
     }
+
+    @Test func aRecordKeepsItsNameAfterItsObservationEnds() throws {
+        let person = Person()
+        let circle = Circle()
+        let records = Recorder<String>()
+        let areas = Recorder<Double>()
+        let token = try person.observe(\.address.city) { _, change in records.append(change) }
+        let areaToken = try circle.observe(\.area) { _, change in areas.append(change) }
+        person.address.city = "Paris"
+        circle.radius = 2
+        token.invalidate()
+        areaToken.invalidate()
+        #expect(records.changes.map(\.keyPathName) == ["address.city"])
+        #expect(areas.changes.map(\.keyPathName) == ["<computed from radius>"])
+    }
 }

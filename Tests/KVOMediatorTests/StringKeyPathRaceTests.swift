@@ -70,8 +70,8 @@ import Testing
         }
     }
 
-    @Test func aStringKeyPathReadsOnlyThePropertiesItNames() throws {
-        // Tracked reads of `[kvoKeyPath:]` are exactly its components: nothing else is touched.
+    @Test func aStringKeyPathReportsReadsOfExactlyItsComponents() throws {
+        // Tracked reads of `[kvoKeyPath:]` are exactly its components, in order.
         let person = Person()
         let reads = AccessTracker.probe(\Person.[kvoKeyPath: "address.city"], on: person)
         let names = reads.map { access -> String in

@@ -158,6 +158,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The name the observed type gives the key path (``KeyValueObservable/keyPathName(for:)``).
     func declaredName() -> String? { nil }
 
+    /// The property's name, for a key path ``DirectSlotCache`` knows to be one `@Observed` property.
+    func directName() -> String? { nil }
+
     /// The key path as people write it: the string it was made with, the type's own name for it, the
     /// chain of properties it follows, or what it reads.
     override final var keyPathName: String {

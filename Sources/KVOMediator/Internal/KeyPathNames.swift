@@ -49,24 +49,61 @@ private func optional(of type: Any.Type) -> Any.Type {
     return _openExistential(type, do: wrap)
 }
 
-/// Names of chains, by key path object, found once and kept: a chain observed while one of its links
-/// is nil still has its name, if the same key path was once evaluated whole. Literal key paths are
-/// one object per call site, so identity is the common hit; the key path is kept, so its identity is
-/// not reused. Bounded: past `capacity`, names are found again each time.
+/// Names of key paths, by key path object, found when a registration first evaluates one and kept:
+/// a record read after its registration ended, or while a link of its chain is nil, still has its
+/// name. Literal key paths are one object per call site, so identity is the common hit; the key path
+/// is kept, so its identity is not reused. Bounded: past `capacity`, names are found again each time.
 enum KeyPathNameCache {
+    /// A name, and whether it is a chain's (a computed property's fallback name gives way to a chain's).
+    struct Entry {
+        let keyPath: AnyKeyPath
+        let name: String
+        let isChain: Bool
+    }
+
     private static let lock = Lock()
-    nonisolated(unsafe) private static var names: [ObjectIdentifier: (keyPath: AnyKeyPath, name: String)] = [:]  // guarded by `lock`
+    nonisolated(unsafe) private static var names: [ObjectIdentifier: Entry] = [:]  // guarded by `lock`
     private static let capacity = 4_096
 
-    static func name(of keyPath: AnyKeyPath) -> String? {
-        lock.withLock { names[ObjectIdentifier(keyPath)]?.name }
+    static func name(of keyPath: AnyKeyPath) -> Entry? {
+        lock.withLock { names[ObjectIdentifier(keyPath)] }
     }
 
-    static func record(_ name: String, of keyPath: AnyKeyPath) {
+    /// Records a chain's name (it replaces a fallback name found while a link was nil).
+    static func recordChain(_ name: String, of keyPath: AnyKeyPath) {
         lock.withLock {
-            if names.count < capacity { names[ObjectIdentifier(keyPath)] = (keyPath, name) }
+            guard names.count < capacity || names[ObjectIdentifier(keyPath)] != nil else { return }
+            names[ObjectIdentifier(keyPath)] = Entry(keyPath: keyPath, name: name, isChain: true)
         }
     }
+
+    /// Names `keyPath` from the reads of its first evaluation, unless it has a name already.
+    static func recordFirst(of keyPath: AnyKeyPath, reads: [Access]) {
+        guard lock.withLock({ names[ObjectIdentifier(keyPath)] == nil && names.count < capacity }) else { return }
+        let named = namedReads(reads)
+        let chain = chainName(of: keyPath, reads: named)
+        let entry = Entry(keyPath: keyPath, name: chain ?? computedName(reading: named), isChain: chain != nil)
+        lock.withLock {
+            if names[ObjectIdentifier(keyPath)] == nil { names[ObjectIdentifier(keyPath)] = entry }
+        }
+    }
+}
+
+/// Reads, named by their fields (a read of custom storage has no name).
+func namedReads(_ reads: [Access]) -> [NamedRead] {
+    reads.compactMap { access in
+        if access.slot == .lifetime { return nil }
+        guard case .field(let offset) = access.slot, let objectType = access.objectType else {
+            return (name: "", wrapped: access.wrapped)
+        }
+        return (name: ObservedFields.name(at: offset, in: objectType) ?? "", wrapped: access.wrapped)
+    }
+}
+
+/// The name of a key path that is not a chain, from what it reads.
+func computedName(reading reads: [NamedRead]) -> String {
+    let names = reads.map(\.name).filter { !$0.isEmpty }
+    return names.isEmpty ? "<computed>" : "<computed from \(names.joined(separator: ", "))>"
 }
 
 extension KVOInfo {
@@ -74,30 +111,26 @@ extension KVOInfo {
     /// path's when that is a chain of `@Observed` properties): what lets the string and typed forms meet.
     var namePath: String? {
         if let stringKeyPath { return stringKeyPath }
-        let reads = dependencySlots()
-        if let name = chainName(of: keyPath, reads: reads) {
-            KeyPathNameCache.record(name, of: keyPath)
+        if let name = chainName(of: keyPath, reads: dependencySlots()) {
+            KeyPathNameCache.recordChain(name, of: keyPath)
             return name
         }
-        return KeyPathNameCache.name(of: keyPath)
+        if let entry = KeyPathNameCache.name(of: keyPath), entry.isChain { return entry.name }
+        return directName()
     }
 
-    /// The name of a key path that is not a chain: the type's own word for it
-    /// (``KeyValueObservable/keyPathName(for:)``), or what it reads.
+    /// The name of a key path that is not a chain: what it reads now, or what it read when first evaluated.
     func unchainedName() -> String {
-        if let declared = declaredName() { return declared }
-        let read = dependencySlots().map(\.name).filter { !$0.isEmpty }
-        return read.isEmpty ? "<computed>" : "<computed from \(read.joined(separator: ", "))>"
+        let reads = dependencySlots()
+        if !reads.isEmpty { return computedName(reading: reads) }
+        return KeyPathNameCache.name(of: keyPath)?.name ?? "<computed>"
     }
 }
 
 /// The dotted property names a typed key path follows on `object` (found by evaluating it once).
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
-    let reads: [NamedRead] = AccessTracker.probe(keyPath, on: object).map { access in
-        guard case .field(let offset) = access.slot, let objectType = access.objectType else {
-            return (name: "", wrapped: access.wrapped)
-        }
-        return (name: ObservedFields.name(at: offset, in: objectType) ?? "", wrapped: access.wrapped)
-    }
-    return chainName(of: keyPath, reads: reads) ?? KeyPathNameCache.name(of: keyPath)
+    let reads = namedReads(AccessTracker.probe(keyPath, on: object))
+    if let name = chainName(of: keyPath, reads: reads) { return name }
+    if let entry = KeyPathNameCache.name(of: keyPath), entry.isChain { return entry.name }
+    return nil
 }
