@@ -56,15 +56,22 @@ extension KVOController {
         let observer = _observer
         let hop = HopContext()
         // The observer is loaded where the block runs, not on the changing thread.
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach, hopping: {
-            (change: KVOChange<Value>) in
-            lane.queue.async {
-                hop.info?.deliver {
-                    guard let observer = observer.object else { return }
-                    block(observer, change)
+        register(
+            object,
+            reader: .typed(keyPath),
+            keyPath: keyPath,
+            options: options,
+            prepare: hop.attach,
+            hopping: {
+                (change: KVOChange<Value>) in
+                lane.queue.async {
+                    hop.info?.deliver {
+                        guard let observer = observer.object else { return }
+                        block(observer, change)
+                    }
                 }
             }
-        })
+        )
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -112,15 +119,22 @@ extension KVOController {
         let lane = mainActorLane
         let hop = HopContext()
         // The observer is loaded where the block runs, on the main actor, never on the changing thread.
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: hop.attach, hopping: {
-            (change: KVOChange<Value>) in
-            lane.deliver {
-                hop.info?.deliver {
-                    guard let observer = observer.object else { return }
-                    block(observer, change)
+        register(
+            object,
+            reader: .typed(keyPath),
+            keyPath: keyPath,
+            options: options,
+            prepare: hop.attach,
+            hopping: {
+                (change: KVOChange<Value>) in
+                lane.deliver {
+                    hop.info?.deliver {
+                        guard let observer = observer.object else { return }
+                        block(observer, change)
+                    }
                 }
             }
-        })
+        )
     }
 }
 

@@ -45,7 +45,7 @@ public final class KVOController<Observer: AnyObject> {
         writeToStandardError(error.message)
     }
 
-    let lock = Lock()
+    let lock = Lock(level: .controller)
     // Guarded by `lock`.
     /// The registrations, by observed object. An object is keyed by its address, which no other
     /// object can take while it has registrations here: the object's deinit removes its registrations

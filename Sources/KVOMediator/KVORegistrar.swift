@@ -25,7 +25,7 @@ public final class KVORegistrar: @unchecked Sendable {  // the table is guarded 
     /// The lock guarding the table, `ownerType` and `lifetimeInfos`, kept in the registrar's own memory
     /// rather than in a ``Lock`` of its own: a notification writes its word twice, and another
     /// object's lock in the same cache line would make threads changing different objects contend.
-    private let spinLock = SpinLock()
+    private let spinLock = SpinLock(level: .registrar)
     // Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
     /// The table's first entry, kept in the registrar's own memory: most observed objects have one
     /// observed slot, which then costs no allocation. (Entry 0 of the table; nil only when it is empty.)

@@ -74,7 +74,9 @@ extension KeyValueObservable {
                 current = observable
                 continue
             }
-            if value == nil, [Any.self, AnyObject.self, (any KeyValueObservable).self].contains(where: { $0 == declared }) {
+            if value == nil,
+                [Any.self, AnyObject.self, (any KeyValueObservable).self].contains(where: { $0 == declared })
+            {
                 return
             }
             throw KVOError(

@@ -47,7 +47,8 @@ import Testing
         let queue = DispatchQueue(label: "test.blocked")
         let gate = DispatchSemaphore(value: 0)
         queue.async { gate.wait() }  // hold the queue so deliveries pile up
-        observer.kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { _, _ in counter.increment() }
+        observer.kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { _, _ in counter.increment()
+        }
         circle.radius = 2
         circle.radius = 3
         observer.kvoController.unobserve(circle, keyPath: \.radius)

@@ -45,9 +45,11 @@ import Testing
             let node = Node()
             let observer = TestObserver()
             let count = Atomic<Int>(0)
-            guard (try? observer.kvoController.observe(node, keyPath: "b") { _, _, _ in
-                count.wrappingAdd(1, ordering: .relaxed)
-            }) != nil else { exit(4) }
+            guard
+                (try? observer.kvoController.observe(node, keyPath: "b") { _, _, _ in
+                    count.wrappingAdd(1, ordering: .relaxed)
+                }) != nil
+            else { exit(4) }
             let stop = Atomic<Bool>(false)
             let writer = TestThread {  // the only writer of `items`, declared before `b`
                 var value = 0

@@ -306,11 +306,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
             unsubscribeAll(except: nil)
         }
         if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0 {
-            var spins = 0
-            while gate.load(ordering: .acquiring) >= Self.inFlightUnit {
-                spins += 1
-                if spins > 64 { yieldThread() }
-            }
+            var backoff = Backoff()
+            while gate.load(ordering: .acquiring) >= Self.inFlightUnit { backoff.wait() }
             releaseCallbacksOnce()
         } else {
             releaseCallbacksWhenIdle()
@@ -435,7 +432,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         for registrar in held { registrar.release() }
         return slots
     }
-
 
     // MARK: Notifications (overridden by the typed subclass)
 

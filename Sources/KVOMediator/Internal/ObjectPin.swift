@@ -1,4 +1,4 @@
-#if !canImport(ObjectiveC)
+#if !(canImport(ObjectiveC) || KVOMEDIATOR_APPLE_PATH)
 internal import KVORuntimeShims
 #endif
 
@@ -21,7 +21,7 @@ internal import KVORuntimeShims
 /// beyond the runtime's.)
 @usableFromInline
 struct ObjectPin<Object: AnyObject> {
-    #if canImport(ObjectiveC)
+    #if canImport(ObjectiveC) || KVOMEDIATOR_APPLE_PATH
     @usableFromInline
     weak var _object: Object?
     /// The object's identity.
@@ -65,7 +65,7 @@ struct ObjectPin<Object: AnyObject> {
     #endif
 }
 
-#if !canImport(ObjectiveC)
+#if !(canImport(ObjectiveC) || KVOMEDIATOR_APPLE_PATH)
 /// Retains the native Swift object at `object` unless it has started deinitialising.
 @usableFromInline
 func _swiftTryRetain(_ object: UnsafeMutableRawPointer) -> Bool {

@@ -19,6 +19,10 @@ final class ThreadContext {
     var pendingManualChanges: [ManualChange] = []
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
+    #if DEBUG
+    /// The levels of the locks this thread holds, innermost last (see `LockOrder`).
+    var heldLockLevels: [LockLevel] = []
+    #endif
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

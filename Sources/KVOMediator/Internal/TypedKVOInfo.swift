@@ -52,7 +52,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func directName() -> String? {
-        DirectSlotCache.shared.field(of: keyPath, on: Object.self).flatMap { ObservedFields.name(at: $0, in: Object.self) }
+        DirectSlotCache.shared.field(of: keyPath, on: Object.self).flatMap {
+            ObservedFields.name(at: $0, in: Object.self)
+        }
     }
 
     /// The key path, typed, when it was given as a typed one (not partial, not a string).

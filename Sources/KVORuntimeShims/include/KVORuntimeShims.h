@@ -31,4 +31,21 @@ static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;
 }
 
+#if defined(__linux__)
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// Sleeps while the 32-bit word at `word` holds `expected` (or until woken; it may wake spuriously).
+static inline void kvo_futex_wait(uint32_t *word, uint32_t expected) {
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, (void *)0, (void *)0, 0);
+}
+
+/// Wakes one thread sleeping on the word at `word`.
+static inline void kvo_futex_wake_one(uint32_t *word) {
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, 1, (void *)0, (void *)0, 0);
+}
+#endif
+
 #endif

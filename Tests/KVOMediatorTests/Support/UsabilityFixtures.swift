@@ -87,3 +87,8 @@ final class Recorded<Value>: @unchecked Sendable {  // `storage` is guarded by `
         lock.withLock { storage.append(value) }
     }
 }
+
+/// A counter with no synchronisation of its own (the test's lock provides it).
+final class UnsafeCounter: @unchecked Sendable {  // guarded by the test's lock
+    var value = 0
+}

@@ -19,12 +19,14 @@ final class ProfileViewModel {
 
     init(profile: Profile) {
         kvoController.observe(profile, keyPath: \.name, options: [.initial, .new], delivery: .mainActor) {
-            viewModel, change in
+            viewModel,
+            change in
             viewModel.title = change.newValue ?? ""
             viewModel.updates += 1
         }
         kvoController.observe(profile, keyPath: \.followers, options: [.initial, .new], delivery: .mainActor) {
-            viewModel, change in
+            viewModel,
+            change in
             viewModel.subtitle = "\(change.newValue ?? 0) followers"
         }
     }
@@ -32,7 +34,8 @@ final class ProfileViewModel {
     /// Observes a model that other threads change.
     func track(_ feed: Feed) {
         kvoController.observe(feed, keyPath: \.headline, options: [.new], delivery: .mainActor) {
-            viewModel, change in
+            viewModel,
+            change in
             viewModel.title = change.newValue ?? ""
             viewModel.updates += 1
         }
