@@ -1,25 +1,5 @@
 import Foundation
 
-/// Delivery on the main actor, named at the call site: `delivery: .mainActor`.
-///
-/// Trailing-closure syntax drops a closure's label, so delivery is never chosen by a closure's shape:
-/// a form without `delivery:` always calls back synchronously on the thread that made the change.
-public struct KVOMainActorDelivery: Sendable {
-    /// Calls back on the main actor.
-    public static var mainActor: KVOMainActorDelivery { KVOMainActorDelivery() }
-}
-
-/// Delivery on a dispatch queue, named at the call site: `delivery: .queue(renderQueue)`.
-public struct KVOQueueDelivery: Sendable {
-    /// Where the callbacks run.
-    public let queue: DispatchQueue
-
-    /// Calls back on `queue`, in the order of the changes.
-    public static func queue(_ queue: DispatchQueue) -> KVOQueueDelivery {
-        KVOQueueDelivery(queue: queue)
-    }
-}
-
 extension KVOController {
     /// Observes `keyPath` of `object`, delivering each change on a dispatch queue instead of the
     /// mutating thread.
@@ -135,48 +115,5 @@ extension KVOController {
                 }
             }
         )
-    }
-}
-
-/// A weak reference that can cross threads: loading it is atomic, and only the loader uses the object.
-///
-/// Loading gives nil once the object has started deinitialising, as a `weak` load does. Where objects
-/// are native Swift objects only (not on Apple platforms, where an observer may be an Objective-C
-/// object), it is not a `weak` reference but an unowned one, which keeps the object's memory (not the
-/// object) allocated, and a load tries to retain the object in place. A `weak` reference would give
-/// the object a side table, after which every retain and release of it, ours included, takes the
-/// runtime's slow path: on a notification, that and the weak load itself cost more than the rest of
-/// the delivery together.
-@usableFromInline
-final class WeakReference<Object: AnyObject>: @unchecked Sendable {  // loads are atomic; the rest is immutable
-    /// Pinned for as long as this reference exists (see `ObjectPin`).
-    @usableFromInline
-    let _pin: ObjectPin<Object>
-
-    @usableFromInline
-    init(_ object: Object) {
-        self._pin = ObjectPin(object)
-    }
-
-    deinit {
-        _pin.unpin()
-    }
-
-    /// The object, retained, unless it has started deinitialising.
-    @inlinable
-    var object: Object? { _pin.load() }
-}
-
-/// What a hopping delivery needs: its registration, held weakly, to pass the gate again where it runs.
-final class HopContext: @unchecked Sendable {  // `registration` is guarded by `lock`
-    private let lock = Lock()
-    private weak var registration: KVOInfo?
-
-    var info: KVOInfo? {
-        lock.withLock { registration }
-    }
-
-    func attach(_ info: KVOInfo) {
-        lock.withLock { registration = info }
     }
 }

@@ -94,3 +94,17 @@ final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _D
         }
     }
 }
+
+/// The value of type `type` at `pointer`, boxed.
+@usableFromInline
+func loadValue(at pointer: UnsafeRawPointer, as type: Any.Type) -> Any {
+    func load<T>(_: T.Type) -> Any { pointer.assumingMemoryBound(to: T.self).pointee }
+    return load(type)
+}
+
+/// Reinterprets a value whose type is known to match (or converts it to `Any`).
+@inline(__always)
+func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
+    if T.self == U.self { return unsafeBitCast(value, to: U.self) }
+    return value as! U
+}

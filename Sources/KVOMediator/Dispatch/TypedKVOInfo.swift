@@ -121,6 +121,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             }
             markDirect()
         }
+        markStarted()
         reading?(value)
     }
 
@@ -135,6 +136,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         )
         subscribe(access)
         markDirect()
+        markStarted()
     }
 
     /// Delivers the `.initial` record, if asked for, synchronously.

@@ -70,3 +70,17 @@ extension AccessTracker {
 /// whether its read is being tracked (a hint; the thread's own tracker decides).
 @usableFromInline
 let trackersRunning = Atomic<Int>(0)
+
+/// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
+func untracked<Result>(_ body: () -> Result) -> Result {
+    guard let context = ThreadContext.currentIfPresent, let tracker = context.tracker else { return body() }
+    context.tracker = nil
+    defer { context.tracker = tracker }
+    return body()
+}
+
+/// Key path equality, for optionals too (the same object, the common case, is equal at once).
+@inline(__always)
+func sameKeyPath(_ lhs: AnyKeyPath?, _ rhs: AnyKeyPath?) -> Bool {
+    lhs === rhs || lhs == rhs
+}

@@ -1,17 +1,5 @@
 import Foundation
 
-/// How an observed value changed: Cocoa's `NSKeyValueChange`.
-public enum KVOChangeKind: Sendable, Hashable {
-    /// The value was set (or, for `.initial`, read). Every non-collection change is a setting.
-    case setting
-    /// Elements were inserted into an observed collection; `indexes` says where.
-    case insertion
-    /// Elements were removed from an observed collection; `indexes` says where they were.
-    case removal
-    /// Elements of an observed collection were replaced; `indexes` says which.
-    case replacement
-}
-
 /// One change record, delivered to an observer.
 ///
 /// Which fields are set follows Cocoa KVO exactly:
@@ -102,28 +90,6 @@ public struct KVOChange<Value> {
         self.indexes = indexes
         self.isPrior = isPrior
         self._keyPathHolder = holder
-    }
-}
-
-/// An immutable reference to a key path: what ``KVOChange`` stores. Registrations are holders too.
-@usableFromInline
-class _KeyPathHolder: @unchecked Sendable {  // immutable
-    @usableFromInline
-    final let keyPath: AnyKeyPath
-
-    @usableFromInline
-    init(_ keyPath: AnyKeyPath) {
-        self.keyPath = keyPath
-    }
-
-    /// The key path as people write it (a registration resolves it from what it read).
-    var keyPathName: String {
-        if let root = type(of: keyPath).rootType as? any KeyValueObservable.Type,
-            let name = root.keyPathName(for: keyPath)
-        {
-            return name
-        }
-        return String(describing: keyPath)
     }
 }
 

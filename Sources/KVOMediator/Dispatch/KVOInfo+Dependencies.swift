@@ -1,0 +1,95 @@
+/// The slots a registration depends on: subscribed as its key path is read, pruned to what each
+/// evaluation read, dropped when it ends. Guarded by the registration's striped lock.
+extension KVOInfo {
+
+    final func nextTicket() -> UInt32 {
+        tickets.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Adds a dependency and subscribes to it; called by the tracker as each read happens.
+    final func subscribe(_ access: Access) {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        if !closed { subscribeLocked(access) }
+    }
+
+    /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
+    /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
+    func subscribeLocked(_ access: Access) {
+        let registrarID = ObjectIdentifier(access.registrar)
+        if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
+        dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
+        access.registrar.add(self, for: access)
+    }
+
+    /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did: drops
+    /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
+    /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
+    /// object exactly while it reads nothing of it (a computed property that stopped reading its own
+    /// object still ends with it).
+    ///
+    /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
+    final func prune(keeping accesses: [Access], ticket: UInt32) {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        var held = InlineList<Unmanaged<KVORegistrar>>()
+        if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
+            appliedTicket = ticket
+            let root = rootRegistrar.toOpaque()
+            let readsRoot = accesses.contains { Unmanaged.passUnretained($0.registrar).toOpaque() == root }
+            dependencies.removeAll { dependency in
+                let kept =
+                    dependency.slot == .lifetime
+                    ? !readsRoot
+                    : accesses.contains {
+                        ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+                    }
+                if !kept, let registrar = dependency.retainedRegistrar() {
+                    registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+                    held.append(registrar)
+                }
+                return !kept
+            }
+            for access in accesses { subscribeLocked(access) }
+            if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
+                rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
+            }
+        }
+        lock.unlock()
+        for registrar in held { registrar.release() }
+    }
+
+    func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        closed = true
+        // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
+        var held = InlineList<Unmanaged<KVORegistrar>>()
+        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
+            guard let registrar = dependency.retainedRegistrar() else { continue }
+            registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+            held.append(registrar)
+        }
+        dependencies = InlineList()
+        lock.unlock()
+        for registrar in held { registrar.release() }
+    }
+
+    /// The slots this registration depends on, in the order they were read, each with its property
+    /// name and the typed key path that read it.
+    final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
+        var held = InlineList<Unmanaged<KVORegistrar>>()
+        let slots: [(name: String, wrapped: AnyKeyPath?)] = StripedLocks.lock(for: self).withLock {
+            dependencies.compactMap { dependency in
+                if dependency.slot == .lifetime { return nil }
+                guard let registrar = dependency.retainedRegistrar() else { return nil }
+                held.append(registrar)
+                let described = registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
+                return (described.name ?? String(describing: dependency.slot), described.wrapped)
+            }
+        }
+        for registrar in held { registrar.release() }
+        return slots
+    }
+}

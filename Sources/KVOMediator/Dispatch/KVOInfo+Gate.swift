@@ -1,0 +1,150 @@
+import Synchronization
+
+/// The gate: callbacks enter and leave it; cancelling ends it and waits for them; the callbacks are
+/// released once it is ended and idle. (The transitions are ``RegistrationGate``'s.)
+extension KVOInfo {
+
+    /// Runs `body` as a callback of this registration unless it has been cancelled.
+    @inline(__always)
+    final func deliver(_ body: () -> Void) {
+        guard tryEnter() else { return }
+        asCallback(body)
+        leave()
+    }
+
+    /// Enters the gate unless cancelled: a callback may then run until `leave()`.
+    @inline(__always)
+    final func tryEnter() -> Bool {
+        var state = gate.load(ordering: .relaxed)
+        while true {
+            guard case .enter(let next) = RegistrationGate(rawValue: state).entering() else { return false }
+            let (exchanged, original) = gate.compareExchange(
+                expected: state,
+                desired: next.rawValue,
+                ordering: .acquiring
+            )
+            if exchanged { return true }
+            state = original
+        }
+    }
+
+    /// Leaves the gate. Once out, this thread must not touch the registration (a waiting canceller
+    /// may let it go), unless it is the last one out and holds the canceller's retain.
+    @inline(__always)
+    final func leave() {
+        let before = gate.wrappingSubtract(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
+        if RegistrationGate(rawValue: before).leaving().1 == .releaseHeld { lastOutReleases() }
+    }
+
+    /// The last thread out of the gate of a registration cancelled from inside a callback: claims the
+    /// hold, then releases the callbacks and the retain the canceller left.
+    ///
+    /// The claim is atomic because two threads can each see the gate empty with the hold set: a dying
+    /// registrar's `registrarDidDeinit` enters the gate even when cancelled. Both hold a reference.
+    @inline(never)
+    private func lastOutReleases() {
+        let previous = gate.bitwiseAnd(~RegistrationGate.holdBit, ordering: .acquiringAndReleasing).oldValue
+        guard RegistrationGate(rawValue: previous).claimingHold().claimed else { return }
+        releaseCallbacksOnce()
+        Unmanaged.passUnretained(self).release()
+    }
+
+    /// Runs `body` as a callback on this thread: no tracker while user code runs (its reads are not the
+    /// evaluation's), and counted in the thread's delivery depth.
+    @inline(__always)
+    final func asCallback(_ body: () -> Void) {
+        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            let tracker = context.tracker
+            if tracker != nil { context.tracker = nil }
+            context.deliveryDepth += 1
+            body()
+            context.deliveryDepth -= 1
+            if tracker != nil { context.tracker = tracker }
+        }
+    }
+
+    /// Drops the callbacks (and whatever they capture) once cancelled with none in flight, so that a
+    /// block capturing its own token or controller makes no cycle that outlives the registration.
+    /// Called by a canceller that does not wait (the caller holds a reference): releases them now if
+    /// no thread is in the gate, or leaves that to the last thread out, with a retain that keeps this
+    /// registration alive until then.
+    func releaseCallbacksWhenIdle() {
+        var state = gate.load(ordering: .acquiring)
+        var retained: Unmanaged<KVOInfo>?
+        while true {
+            switch RegistrationGate(rawValue: state).holding() {
+            case .releaseNow:
+                retained?.release()
+                return releaseCallbacksOnce()
+            case .alreadyHeld:
+                retained?.release()
+                return
+            case .hold(let next):
+                if retained == nil { retained = Unmanaged.passRetained(self) }
+                let (exchanged, original) = gate.compareExchange(
+                    expected: state,
+                    desired: next.rawValue,
+                    ordering: .acquiringAndReleasing
+                )
+                if exchanged { return }
+                state = original
+            }
+        }
+    }
+
+    func releaseCallbacksOnce() {
+        let previous = gate.bitwiseOr(RegistrationGate.releasedBit, ordering: .acquiringAndReleasing).oldValue
+        guard RegistrationGate(rawValue: previous).releasing().isFirst else { return }
+        object.unpin()
+        owner?.unpin()
+        let released = box
+        box = nil
+        let onObjectDeinit = extras?.onObjectDeinit
+        extras?.onObjectDeinit = nil
+        // Last: releasing the callbacks may run any deinit, which must not find this half done.
+        withExtendedLifetime(onObjectDeinit) { released?.release() }
+    }
+
+    /// Stops the registration: no callback starts after this returns, except that, called from inside
+    /// a callback, it does not wait for callbacks in flight on other threads (that could deadlock).
+    final func cancel() {
+        let previous = gate.bitwiseOr(RegistrationGate.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+        if RegistrationGate(rawValue: previous).cancelling().1 == .unsubscribe {
+            unsubscribeAll(except: nil)
+        }
+        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0 {
+            var backoff = Backoff()
+            while RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight > 0 { backoff.wait() }
+            releaseCallbacksOnce()
+        } else {
+            releaseCallbacksWhenIdle()
+        }
+    }
+
+    /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
+    final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
+        if registrarID == unsafeBitCast(rootRegistrar.toOpaque(), to: ObjectIdentifier.self) {
+            // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
+            // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
+            // (The caller, the dying registrar, holds a reference throughout.)
+            let previous = gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
+            _ = RegistrationGate(rawValue: previous).enteringForTeardown()
+            let context = ThreadContext.current
+            context.deliveryDepth += 1
+            gate.bitwiseOr(RegistrationGate.cancelledBit, ordering: .acquiringAndReleasing)
+            unsubscribeAll(except: registrarID)
+            // Unless it was already cancelled (and so already out of its owner's table): then the
+            // callbacks and the owner's pin may have been released before this entered the gate.
+            if !RegistrationGate(rawValue: previous).isCancelled {
+                (owner?.load() as? any KVOInfoOwner)?.infoDidEnd(self)
+                onObjectDeinit?()
+            }
+            context.deliveryDepth -= 1
+            leave()
+            releaseCallbacksWhenIdle()
+        } else {
+            let lock = StripedLocks.lock(for: self)
+            lock.withLock { dependencies.removeAll { $0.registrarID == registrarID } }
+        }
+    }
+}

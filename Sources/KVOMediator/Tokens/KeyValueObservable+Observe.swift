@@ -1,0 +1,49 @@
+extension KeyValueObservable {
+    /// Observes `keyPath` of this object for as long as the returned token lives.
+    ///
+    /// ```swift
+    /// let token = try person.observe(\.address.city, options: [.initial, .new]) { person, change in
+    ///     print(change.newValue!)
+    /// }
+    /// ```
+    ///
+    /// Callbacks run synchronously on the thread that makes the change; `.initial` is delivered
+    /// before this returns.
+    ///
+    /// - Parameters:
+    ///   - keyPath: What to observe: a property, a chain or a computed property.
+    ///   - options: What each record carries.
+    ///   - changeHandler: Called with the object and each change record.
+    /// - Returns: The token; the observation ends when it is invalidated or released.
+    /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
+    @inlinable
+    public func observe<Value>(
+        _ keyPath: KeyPath<Self, Value>,
+        options: KVOOptions = [.new],
+        changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
+    ) throws(KVOError) -> KVOObservation {
+        // Made here, where the types are concrete (see `TypedKVOInfo`).
+        let info = TypedKVOInfo(
+            object: self,
+            reader: .typed(keyPath),
+            options: options,
+            owner: nil,
+            box: _HandlerBox(changeHandler),
+            onObjectDeinit: nil
+        )
+        return try _observe(info)
+    }
+
+    /// Starts the registration and returns its token.
+    @usableFromInline
+    func _observe<Value>(_ info: TypedKVOInfo<Self, Value>) throws(KVOError) -> KVOObservation {
+        if info.options.contains(.initial) {
+            try info.start(on: self) { value in info.deliverInitial(value, to: self) }
+        } else {
+            try info.start(on: self, reading: nil)
+        }
+        return KVOObservation(info: info)
+    }
+}
