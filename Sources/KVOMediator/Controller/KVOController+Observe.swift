@@ -30,13 +30,12 @@ extension KVOController {
     ) {
         guard let object else { return }
         // Made here, where the types are concrete (see `TypedKVOInfo`).
-        let info = TypedKVOInfo(
-            object: object,
+        let info = KVODispatcher.shared._makeRegistration(
+            object,
             reader: .typed(keyPath),
             options: options,
             owner: self,
-            box: _ObserverBlockBox(observer: _observer, block: block),
-            onObjectDeinit: nil
+            box: _ObserverBlockBox(observer: _observer, block: block)
         )
         _register(info, on: object)
     }
@@ -246,7 +245,7 @@ extension KVOController {
     ) {
         // An observer already gone could never be called: register nothing, and say why.
         guard _observer.object != nil else {
-            info.cancel()
+            KVODispatcher.shared.end(info)
             let name =
                 info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }
                 ?? info.keyPathName
@@ -271,7 +270,7 @@ extension KVOController {
             return (false, otherForm)
         }
         if observed {
-            info.cancel()
+            KVODispatcher.shared.end(info)
             return
         }
         // The string and typed forms of one chain are one registration: the first one wins. Names are
@@ -288,7 +287,7 @@ extension KVOController {
             if info.options.contains(.initial) {
                 try startDeliveringInitial(info, on: object, ifKept: winsOverTheOtherForm)
             } else {
-                try info.start(on: object, reading: nil)
+                try KVODispatcher.shared.start(info, on: object)
                 if !otherForm.isEmpty { _ = winsOverTheOtherForm() }
             }
         } catch {
@@ -306,7 +305,7 @@ extension KVOController {
         ifKept keeps: () -> Bool
     ) throws(KVOError) {
         var initial: Value?
-        try info.start(on: object) { initial = $0 }
+        try KVODispatcher.shared.start(info, on: object) { initial = $0 }
         if keeps(), let initial { info.deliverInitial(initial, to: object) }
     }
 }

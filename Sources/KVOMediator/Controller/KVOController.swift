@@ -94,7 +94,7 @@ public final class KVOController<Observer: AnyObject> {
             let removed = table.removeAll(of: id, where: matches)
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
-        KVODispatcher.shared.unregister(removed)
+        KVODispatcher.shared.end(removed)
         withExtendedLifetime(retained) {}
         return !removed.isEmpty
     }
@@ -109,7 +109,7 @@ public final class KVOController<Observer: AnyObject> {
             let removed = table.removeAll(of: id) { _ in true }
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
-        KVODispatcher.shared.unregister(removed)
+        KVODispatcher.shared.end(removed)
         withExtendedLifetime(retained) {}
     }
 
@@ -133,7 +133,7 @@ public final class KVOController<Observer: AnyObject> {
         // another sit one after another in memory, so a large teardown walks memory forward, where
         // the processor prefetches, instead of missing the cache at every step.
         infos.sort { ObjectIdentifier($0) < ObjectIdentifier($1) }
-        KVODispatcher.shared.unregister(infos)
+        KVODispatcher.shared.end(infos)
         withExtendedLifetime(retained) {}
     }
 

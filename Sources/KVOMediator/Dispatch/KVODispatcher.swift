@@ -4,11 +4,57 @@
 /// path while tracking reads); the front ends (``KVOController`` and the rest) keep only handles to
 /// their registrations. The dispatcher holds no lock of its own and no global table: a change takes
 /// only its object's lock, and callbacks run with no lock held.
+@usableFromInline
 final class KVODispatcher: Sendable {
     /// The shared dispatcher.
+    @usableFromInline
     static let shared = KVODispatcher()
 
     private init() {}
+
+    /// Creates a registration, not yet started, where its types are concrete: the public typed forms
+    /// call it from inlinable code, so that its generic metadata is found once per call site rather
+    /// than looked up per registration.
+    @inlinable
+    func _makeRegistration<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        options: KVOOptions,
+        owner: AnyObject?,
+        box: _DeliveryBox
+    ) -> TypedKVOInfo<Object, Value> {
+        TypedKVOInfo(object: object, reader: reader, options: options, owner: owner, box: box, onObjectDeinit: nil)
+    }
+
+    /// Starts a registration: subscribes it to what its key path reads, giving `reading` the value
+    /// read, if the caller wants it. A key path that reads nothing observable ends it and throws.
+    @usableFromInline
+    func start<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        reading: ((Value) -> Void)? = nil
+    ) throws(KVOError) {
+        do {
+            try info.start(on: object, reading: reading)
+        } catch {
+            end(info)
+            throw error
+        }
+    }
+
+    /// Ends a registration: none of its callbacks starts after this returns (called from inside one
+    /// of its callbacks, it does not wait for callbacks running on other threads).
+    func end(_ info: KVOInfo) {
+        info.cancel()
+    }
+
+    /// Ends the registrations of an object that is deinitialising (its registrar has already dropped
+    /// them): each tells its owner, and lets its callbacks go once idle.
+    func objectDidDeinit(_ infos: some Sequence<KVOInfo>, registrar: ObjectIdentifier) {
+        for info in infos {
+            info.registrarDidDeinit(registrar)
+        }
+    }
 
     /// Creates a registration, not yet started (see `TypedKVOInfo.start(on:reading:)`); the caller
     /// records it first, so that no callback can reach a registration its owner does not know.
@@ -38,14 +84,14 @@ final class KVODispatcher: Sendable {
     }
 
     /// Ends registrations: none of their callbacks starts after this returns.
-    func unregister(_ infos: some Sequence<KVOInfo>) {
+    func end(_ infos: some Sequence<KVOInfo>) {
         for info in infos {
-            info.cancel()
+            end(info)
         }
     }
 
     /// Ends registrations: none of their callbacks starts after this returns.
-    func unregister(_ infos: InlineList<KVOInfo>) {
-        infos.forEachElement { $0.cancel() }
+    func end(_ infos: InlineList<KVOInfo>) {
+        infos.forEachElement { end($0) }
     }
 }

@@ -89,7 +89,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Reads the key path while tracking, subscribing to every observable slot it reads; or, for a key
     /// path ``DirectSlotCache`` knows to be one `@Observed` property, subscribes to that property.
     ///
-    /// - Throws: ``KVOError`` when nothing observable was read; the registration is then cancelled.
+    /// - Throws: ``KVOError`` when nothing observable was read (the dispatcher then ends it).
     /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
     ///   `.initial` record, say); without it, a cached key path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
@@ -105,7 +105,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let value = tracker.run { evaluate(object) }
         let accesses = tracker.accesses
         guard !accesses.isEmpty else {
-            cancel()
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)

@@ -52,10 +52,7 @@ public final class KVORegistrar: @unchecked Sendable {  // the table is guarded 
             lifetimeInfos = []
             return taken
         }
-        let me = ObjectIdentifier(self)
-        for info in entries.lazy.flatMap(\.infos) + rooted {
-            info.registrarDidDeinit(me)
-        }
+        KVODispatcher.shared.objectDidDeinit(entries.lazy.flatMap(\.infos) + rooted, registrar: ObjectIdentifier(self))
     }
 
     /// Stops the program unless this registrar is `object`'s one stored registrar: a computed

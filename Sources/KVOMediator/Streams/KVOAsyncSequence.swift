@@ -121,7 +121,7 @@ extension KeyValueObservable {
             onObjectDeinit: { [weak source] in source?.finish() }
         )
         var value: Value?
-        try info.start(on: self) { value = $0 }
+        try KVODispatcher.shared.start(info, on: self) { value = $0 }
         return value!  // given whenever the start succeeds
     }
 }

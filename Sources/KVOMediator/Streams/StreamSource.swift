@@ -20,7 +20,7 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     }
 
     deinit {
-        info?.cancel()
+        info.map(KVODispatcher.shared.end)
     }
 
     /// Attaches the registration (before it starts, so that it can be ended from here).
@@ -62,7 +62,7 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
             self.waiter = nil
             return (waiter, self.info)
         }
-        info?.cancel()
+        info.map(KVODispatcher.shared.end)
         waiter?.resume(returning: nil)
     }
 

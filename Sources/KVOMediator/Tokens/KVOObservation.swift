@@ -19,12 +19,12 @@ public final class KVOObservation: Sendable {
     }
 
     deinit {
-        info.cancel()
+        KVODispatcher.shared.end(info)
     }
 
     /// Ends the observation; calling it again does nothing.
     public func invalidate() {
-        info.cancel()
+        KVODispatcher.shared.end(info)
     }
 
     /// False once invalidated, or once the observed object has deinitialised.

@@ -25,13 +25,12 @@ extension KeyValueObservable {
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
         // Made here, where the types are concrete (see `TypedKVOInfo`).
-        let info = TypedKVOInfo(
-            object: self,
+        let info = KVODispatcher.shared._makeRegistration(
+            self,
             reader: .typed(keyPath),
             options: options,
             owner: nil,
-            box: _HandlerBox(changeHandler),
-            onObjectDeinit: nil
+            box: _HandlerBox(changeHandler)
         )
         return try _observe(info)
     }
@@ -40,9 +39,9 @@ extension KeyValueObservable {
     @usableFromInline
     func _observe<Value>(_ info: TypedKVOInfo<Self, Value>) throws(KVOError) -> KVOObservation {
         if info.options.contains(.initial) {
-            try info.start(on: self) { value in info.deliverInitial(value, to: self) }
+            try KVODispatcher.shared.start(info, on: self) { value in info.deliverInitial(value, to: self) }
         } else {
-            try info.start(on: self, reading: nil)
+            try KVODispatcher.shared.start(info, on: self)
         }
         return KVOObservation(info: info)
     }
