@@ -67,5 +67,7 @@ final class ThreadContext {
 struct ManualChange {
     let registrar: KVORegistrar
     let keyPath: AnyKeyPath
-    let pending: [PendingChange]
+    /// The registrations told before the change, and what each captured.
+    let infos: [KVOInfo]
+    let captured: [CapturedValue?]
 }

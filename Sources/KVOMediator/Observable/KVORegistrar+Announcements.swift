@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+
+/// An old value captured before a change, boxed because registrations differ in value type.
+enum CapturedValue {
+    /// Nothing was captured: the registration did not ask for the old value.
+    case none
+    /// The value read before the change.
+    case value(Any)
+}
+
+/// How many collection mutations are writing their storage right now, on any thread: while none is,
+/// a set need not look up whether this thread's write is one of theirs.
+private let collectionMutationsInProgress = Atomic<Int>(0)
+
+/// Announcing changes: one mechanism for sets, manual will/did pairs and collection mutations. Before
+/// the change each registration is told (a direct one by the caller, from the change's own values;
+/// the rest capture their old value and send their prior record); after it, each is told again.
+extension KVORegistrar {
+    /// Before a change: `direct` takes the registrations it can announce from the change's own
+    /// values (returning true); the rest capture what they need. Returns what each captured (nil
+    /// for those `direct` took), for ``announceAfter(to:captured:direct:)``.
+    @inline(__always)
+    func announceBefore(to infos: some Collection<KVOInfo>, direct: (KVOInfo) -> Bool) -> [CapturedValue?] {
+        var captured: [CapturedValue?] = []
+        captured.reserveCapacity(infos.count)
+        for info in infos {
+            captured.append(direct(info) ? nil : info.captureBeforeChange())
+        }
+        return captured
+    }
+
+    /// After a change: `direct` announces it to the registrations it took before; the rest re-read.
+    @inline(__always)
+    func announceAfter(
+        to infos: some Collection<KVOInfo>,
+        captured: [CapturedValue?],
+        direct: (KVOInfo) -> Void
+    ) {
+        for (info, captured) in zip(infos, captured) {
+            if let captured { info.changeEvaluated(captured: captured) } else { direct(info) }
+        }
+    }
+
+    /// The reads of this object's slots that evaluating `keyPath` makes (its own slots, found by probing).
+    func accesses<Object: KeyValueObservable, Value>(
+        readBy keyPath: KeyPath<Object, Value>,
+        on object: Object
+    ) -> [Access] {
+        AccessTracker.probe(keyPath, on: object).filter { $0.registrar === self }
+    }
+
+    /// The registrations on the slots `keyPath` reads; a key path that reads none of this object's
+    /// slots is taken as a slot itself (custom storage announced before any read).
+    private func infos<Object: KeyValueObservable, Value>(
+        readBy keyPath: KeyPath<Object, Value>,
+        on object: Object
+    ) -> [KVOInfo] {
+        infos(readBy: accesses(readBy: keyPath, on: object), keyPath: keyPath)
+    }
+
+    /// The registrations on the slots of `accesses`, the reads `keyPath` makes (see above).
+    private func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
+        if accesses.isEmpty { return Array(infos(for: .keyPath(keyPath))) }
+        var result: [KVOInfo] = []
+        for access in accesses {
+            for info in infos(for: access.slot) where !result.contains(where: { $0 === info }) {
+                result.append(info)
+            }
+        }
+        return result
+    }
+
+    /// Whether this thread's writes to this object are being announced by a collection mutation.
+    var isSuppressedOnThisThread: Bool {
+        collectionMutationsInProgress.load(ordering: .relaxed) > 0
+            && ThreadContext.currentIfPresent?.suppressedRegistrar == ObjectIdentifier(self)
+    }
+
+    func manualWillChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
+        guard _hasObservers, !isSuppressedOnThisThread else { return }
+        let infos = infos(readBy: keyPath, on: object)
+        let captured = announceBefore(to: infos) { _ in false }
+        ThreadContext.current.pendingManualChanges.append(
+            ManualChange(registrar: self, keyPath: keyPath, infos: infos, captured: captured)
+        )
+    }
+
+    func manualDidChange(keyPath: AnyKeyPath) {
+        guard let context = ThreadContext.currentIfPresent,
+            let index = context.pendingManualChanges.lastIndex(where: {
+                $0.registrar === self && sameKeyPath($0.keyPath, keyPath)
+            })
+        else { return }
+        let change = context.pendingManualChanges.remove(at: index)
+        announceAfter(to: change.infos, captured: change.captured) { _ in }
+    }
+
+    /// Applies a collection mutation to the storage behind `keyPath`, announcing it with its kind and indexes.
+    ///
+    /// Direct registrations of the collection get `kind`, `indexes` and the removed/inserted elements;
+    /// registrations that re-read their key path (chains, computed properties) get a setting.
+    func mutateCollection<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        removed: Collection?,
+        inserted: Collection?,
+        apply: (inout Collection) -> Void
+    ) {
+        guard _hasObservers else {
+            apply(&object[keyPath: keyPath])
+            return
+        }
+        let accesses = accesses(readBy: keyPath, on: object)
+        // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
+        // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
+        // (One read of a slot whose wrapped property is of this collection's type: its storage is an
+        // `Observed<Collection>`, also when the proxy's key path is rooted at a subclass.)
+        if accesses.count == 1, case .field(let offset) = accesses[0].slot,
+            let wrapped = accesses[0].wrapped, type(of: wrapped).valueType == Collection.self,
+            !Observed<Collection>.notifiesAutomatically(field: offset, of: object)
+        {
+            apply(&object[keyPath: keyPath])
+            return
+        }
+        let infos = infos(readBy: accesses, keyPath: keyPath)
+        // Only registrations of exactly this collection get its kind and indexes; the rest re-read.
+        let captured = announceBefore(to: infos) { info in
+            guard info.isDirect, sameKeyPath(info.keyPath, keyPath) else { return false }
+            info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
+            return true
+        }
+        let context = ThreadContext.current
+        let outer = context.suppressedRegistrar
+        context.suppressedRegistrar = ObjectIdentifier(self)
+        collectionMutationsInProgress.wrappingAdd(1, ordering: .relaxed)
+        apply(&object[keyPath: keyPath])
+        collectionMutationsInProgress.wrappingSubtract(1, ordering: .relaxed)
+        context.suppressedRegistrar = outer
+        announceAfter(to: infos, captured: captured) { info in
+            info.changeCollection(
+                object: object,
+                kind: kind,
+                indexes: indexes,
+                oldElements: removed,
+                newElements: inserted
+            )
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import Synchronization
+
+/// Serialises getters' locating of their storage, which unoptimised code does with a modifying access.
+private let fieldLocating = Lock()
+
+extension KVORegistrar {
+    /// True while some thread tracks reads: only then need a getter report its read.
+    @inlinable
+    static var _isTracking: Bool {
+        trackersRunning.load(ordering: .relaxed) != 0
+    }
+
+    /// True while this thread tracks reads (an observation is being set up or re-evaluated on it).
+    @usableFromInline
+    var _isTrackingOnThisThread: Bool {
+        ThreadContext.currentIfPresent?.tracker != nil
+    }
+
+    /// Brackets a getter's locating of its storage (see `Observed`): one thread at a time.
+    @usableFromInline
+    static func _beginLocatingField() {
+        fieldLocating.lock()
+    }
+
+    @usableFromInline
+    static func _endLocatingField() {
+        fieldLocating.unlock()
+    }
+
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
+    /// through `wrapped`, to the tracker active on this thread, if any.
+    @usableFromInline
+    func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        verifyStored(in: object)
+        tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
+    }
+
+    /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).
+    func access(customStorage keyPath: AnyKeyPath, of object: AnyObject) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        verifyStored(in: object)
+        tracker.record(Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object)))
+    }
+
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name
+    /// (string key paths).
+    func access(field: Int, of object: AnyObject) {
+        guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
+        verifyStored(in: object)
+        tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))
+    }
+}
