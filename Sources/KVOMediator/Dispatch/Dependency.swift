@@ -1,5 +1,3 @@
-internal import KVORuntimeShims
-
 /// Told when a registration ends because the object it observes deinitialised.
 protocol KVOInfoOwner: AnyObject {
     func infoDidEnd(_ info: KVOInfo)
@@ -23,7 +21,7 @@ struct Dependency {
     /// released for the last time by the very call made on it, say by an unoptimised build's retain
     /// and release of `self`, while the caller holds the lock: a deadlock.)
     func retainedRegistrar() -> Unmanaged<KVORegistrar>? {
-        kvo_try_retain(registrar.toOpaque()) ? registrar : nil
+        SwiftRuntime.tryRetain(registrar.toOpaque()) ? registrar : nil
     }
 
     /// The registrar's identity.

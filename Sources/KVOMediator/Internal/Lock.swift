@@ -1,9 +1,5 @@
 import Synchronization
 
-#if !(canImport(Darwin) || KVOMEDIATOR_APPLE_PATH)
-internal import KVORuntimeShims
-#endif
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -165,9 +161,7 @@ struct SpinLock: ~Copyable {
     @inline(never)
     private borrowing func sleepWhileHeld() {
         #if canImport(Glibc) || canImport(Musl)
-        withUnsafePointer(to: state) { word in
-            kvo_futex_wait(UnsafeMutableRawPointer(mutating: word).assumingMemoryBound(to: UInt32.self), 2)
-        }
+        withUnsafePointer(to: state) { SwiftRuntime.wait(on: $0, whileItHolds: 2) }
         #else
         yieldThread()
         #endif
@@ -176,9 +170,7 @@ struct SpinLock: ~Copyable {
     @inline(never)
     private borrowing func wakeOne() {
         #if canImport(Glibc) || canImport(Musl)
-        withUnsafePointer(to: state) { word in
-            kvo_futex_wake_one(UnsafeMutableRawPointer(mutating: word).assumingMemoryBound(to: UInt32.self))
-        }
+        withUnsafePointer(to: state) { SwiftRuntime.wakeOne(on: $0) }
         #endif
     }
     #endif

@@ -1,7 +1,3 @@
-#if !(canImport(ObjectiveC) || KVOMEDIATOR_APPLE_PATH)
-internal import KVORuntimeShims
-#endif
-
 /// A registration's reference to the object it observes (and a controller's to its observer, see
 /// `WeakReference`): weak in effect (it never keeps the object
 /// alive, and loads nil once the object has started deinitialising), but not a `weak` reference
@@ -43,7 +39,7 @@ struct ObjectPin<Object: AnyObject> {
 
     init(_ object: Object) {
         _address = Unmanaged.passUnretained(object).toOpaque()
-        kvo_pin(_address)
+        SwiftRuntime.pin(_address)
     }
 
     /// The object's identity.
@@ -54,21 +50,13 @@ struct ObjectPin<Object: AnyObject> {
     /// The object, retained, unless it has started deinitialising.
     @inlinable
     func load() -> Object? {
-        guard _swiftTryRetain(_address) else { return nil }
+        guard SwiftRuntime.tryRetain(_address) else { return nil }
         return Unmanaged<Object>.fromOpaque(_address).takeRetainedValue()
     }
 
     /// Lets the object's memory go (once its deinit has run). Called once.
     func unpin() {
-        kvo_unpin(_address)
+        SwiftRuntime.unpin(_address)
     }
     #endif
 }
-
-#if !(canImport(ObjectiveC) || KVOMEDIATOR_APPLE_PATH)
-/// Retains the native Swift object at `object` unless it has started deinitialising.
-@usableFromInline
-func _swiftTryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
-    kvo_try_retain(object)
-}
-#endif

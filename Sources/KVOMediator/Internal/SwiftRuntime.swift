@@ -1,0 +1,47 @@
+internal import KVORuntimeShims
+
+/// The one file that calls the Swift runtime and the kernel directly (through the C declarations of
+/// `KVORuntimeShims`); everything else calls these.
+///
+/// Where the rest of the unsafe code lives, each with its reason:
+/// - `ObjectPin`: an observed object (and an observer) held by its memory, loaded by a try-retain:
+///   weak in effect, without a side table per object.
+/// - `KVOInfo` and `Dependency`: a registration's box and its dependencies' registrars held
+///   unmanaged, used only inside the registration's gate or lock, which keep them alive.
+/// - `KVORegistrar`, `KVOInfo`, `KVOController`, `ThreadContext`, `DirectSlotCache`:
+///   `@exclusivity(unchecked)` on state that a lock (or one thread) already guards.
+/// - `Observed`: the setter stores through the storage's address (a constant offset), and
+///   `ObservedField` reads one property at its offset: no key path built at run time.
+/// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
+///   no reference counting.
+@usableFromInline
+enum SwiftRuntime {
+    /// Retains the native Swift object at `object` unless it has started deinitialising.
+    @usableFromInline
+    static func tryRetain(_ object: UnsafeMutableRawPointer) -> Bool {
+        kvo_try_retain(object)
+    }
+
+    /// Keeps the memory of the native Swift object at `object` allocated (its unowned count) until
+    /// ``unpin(_:)``; its deinit still runs when its last strong reference goes.
+    static func pin(_ object: UnsafeMutableRawPointer) {
+        kvo_pin(object)
+    }
+
+    /// Ends a ``pin(_:)``.
+    static func unpin(_ object: UnsafeMutableRawPointer) {
+        kvo_unpin(object)
+    }
+
+    #if canImport(Glibc) || canImport(Musl)
+    /// Sleeps while the 32-bit word at `word` holds `expected`, or until woken (maybe spuriously).
+    static func wait(on word: UnsafeRawPointer, whileItHolds expected: UInt32) {
+        kvo_futex_wait(UnsafeMutableRawPointer(mutating: word).assumingMemoryBound(to: UInt32.self), expected)
+    }
+
+    /// Wakes one thread sleeping on the word at `word`.
+    static func wakeOne(on word: UnsafeRawPointer) {
+        kvo_futex_wake_one(UnsafeMutableRawPointer(mutating: word).assumingMemoryBound(to: UInt32.self))
+    }
+    #endif
+}
