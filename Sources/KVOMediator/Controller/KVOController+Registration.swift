@@ -1,0 +1,136 @@
+/// How a controller registers: it keeps the table and dedupes by key path; the dispatcher makes,
+/// starts and ends the registrations.
+extension KVOController {
+    /// Registers a typed key path's registration, made by the caller (see `register(_:on:onError:)`).
+    @usableFromInline
+    func _register<Object: KeyValueObservable, Value>(_ info: TypedKVOInfo<Object, Value>, on object: Object) {
+        register(info, on: object, onError: nil)
+    }
+
+    /// Registers one key path; the handler is given the observer, loaded on the delivering thread.
+    func register<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        keyPath: AnyKeyPath,
+        stringKeyPath: String? = nil,
+        options: KVOOptions,
+        prepare: ((KVOInfo) -> Void)? = nil,
+        onError: ((KVOError) -> Void)? = nil,
+        handler: @escaping (Observer, Object, KVOChange<Value>) -> Void
+    ) {
+        let info = KVODispatcher.shared.makeRegistration(
+            object,
+            reader: reader,
+            options: options,
+            owner: self,
+            stringKeyPath: stringKeyPath,
+            box: _ObserverBlockBox(observer: _observer, block: handler),
+            prepare: prepare
+        )
+        register(info, on: object, onError: onError)
+    }
+
+    /// Registers one key path whose handler hops elsewhere before it runs: it is given the record
+    /// only, and loads the observer itself where it runs (never on the changing thread).
+    func register<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reader: TypedKVOInfo<Object, Value>.Reader,
+        keyPath: AnyKeyPath,
+        options: KVOOptions,
+        prepare: @escaping (KVOInfo) -> Void,
+        hopping handler: @escaping (KVOChange<Value>) -> Void
+    ) {
+        let info = KVODispatcher.shared.makeRegistration(
+            object,
+            reader: reader,
+            options: options,
+            owner: self,
+            box: _HandlerBox { (_: Object, change: KVOChange<Value>) in handler(change) },
+            prepare: prepare
+        )
+        register(info, on: object, onError: nil)
+    }
+
+    /// Starts a registration unless this controller already observes its key path on `object` (or
+    /// another thread is registering it right now); otherwise cancels it.
+    func register<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        onError: ((KVOError) -> Void)?
+    ) {
+        // An observer already gone could never be called: register nothing, and say why.
+        guard _observer.object != nil else {
+            KVODispatcher.shared.end(info)
+            let name =
+                info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }
+                ?? info.keyPathName
+            (onError ?? errorHandler)(.observerGone(keyPath: name, type: Object.self, observerType: Observer.self))
+            return
+        }
+        let id = ObjectIdentifier(object)
+        let keyPath = info.keyPath
+        let stringKeyPath = info.stringKeyPath
+        // One lock section: a key path already observed here, or being registered by another thread,
+        // is ignored; otherwise the registration takes its place before it starts.
+        // (With the registrations of the other form, string or typed, if there are any.)
+        let (observed, otherForm): (Bool, InlineList<KVOInfo>) = lock.withLock {
+            if table.contains(id, where: { sameKeyPath($0.keyPath, keyPath) }) { return (true, InlineList()) }
+            var otherForm = InlineList<KVOInfo>()
+            if table.contains(id, where: { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }) {
+                otherForm = table.infos(of: id)
+                otherForm.removeAll { ($0.stringKeyPath == nil) == (stringKeyPath == nil) }
+            }
+            table.insert(info, for: id)
+            if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
+            return (false, otherForm)
+        }
+        if observed {
+            KVODispatcher.shared.end(info)
+            return
+        }
+        // The string and typed forms of one chain are one registration: the first one wins. Names are
+        // found outside the lock (finding them may load, and so release, registrars), and only when
+        // both forms occur.
+        func winsOverTheOtherForm() -> Bool {
+            guard !otherForm.isEmpty, let namePath = info.namePath,
+                otherForm.contains(where: { $0.namePath == namePath })
+            else { return true }
+            remove(from: object) { $0 === info }
+            return false
+        }
+        do {
+            if info.options.contains(.initial) {
+                try startDeliveringInitial(info, on: object, ifKept: winsOverTheOtherForm)
+            } else {
+                try KVODispatcher.shared.start(info, on: object)
+                if !otherForm.isEmpty { _ = winsOverTheOtherForm() }
+            }
+        } catch {
+            remove(from: object) { $0 === info }
+            (onError ?? errorHandler)(error)
+        }
+    }
+
+    /// Starts a registration asking for `.initial`, and delivers that record if `keeps()` (apart, so
+    /// that only registrations asking for it look up the metadata of the optional value).
+    @inline(never)
+    private func startDeliveringInitial<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        ifKept keeps: () -> Bool
+    ) throws(KVOError) {
+        var initial: Value?
+        try KVODispatcher.shared.start(info, on: object) { initial = $0 }
+        if keeps(), let initial { info.deliverInitial(initial, to: object) }
+    }
+}
+
+/// `<Circle: 0x…>`, as FBKVOController prints objects.
+func describe(_ object: AnyObject) -> String {
+    "<\(type(of: object)): \(hexAddress(of: object))>"
+}
+
+/// `0x…`: an object's address, for descriptions.
+func hexAddress(of object: AnyObject) -> String {
+    "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
+}

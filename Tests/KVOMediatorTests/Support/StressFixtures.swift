@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// Checks that values arrive as 1, 2, 3, … with nothing lost or repeated.
+final class OrderLog: @unchecked Sendable {  // written only by the one writing thread, read after it stops
+    private(set) var count = 0
+    private(set) var violations = 0
+
+    func record(_ change: KVOChange<Int>) {
+        count += 1
+        if change.newValue != count || change.oldValue != count - 1 { violations += 1 }
+    }
+}
+
+/// A list handed to another thread once and only read there.
+final class SharedList<Item>: @unchecked Sendable {  // immutable after init
+    let items: [Item]
+
+    init(_ items: [Item]) {
+        self.items = items
+    }
+}
+
+/// A one-slot-at-a-time queue between two threads.
+final class Handoff<Item: AnyObject>: @unchecked Sendable {  // guarded by `condition`
+    private let condition = NSCondition()
+    private var items: [Item] = []
+    private var closed = false
+
+    func put(_ item: Item) {
+        condition.withLock {
+            items.append(item)
+            condition.signal()
+        }
+    }
+
+    func close() {
+        condition.withLock {
+            closed = true
+            condition.broadcast()
+        }
+    }
+
+    func take() -> Item? {
+        condition.withLock {
+            while items.isEmpty && !closed { condition.wait() }
+            return items.isEmpty ? nil : items.removeFirst()
+        }
+    }
+}
+
+/// Takes a moment to deinitialise.
+final class SlowDeinit: Sendable {
+    deinit {
+        usleep(100)
+    }
+}
