@@ -1,0 +1,246 @@
+import Foundation
+import KVOMediator
+
+/// Something done with a key's typed key path, on the object that has it (a generic function that
+/// `WorldKeyPaths.use` calls with the concrete types).
+protocol TypedKeyPathUser {
+    func use<Object: KeyValueObservable & SendableMetatype, Value: ModelValueConvertible & Sendable>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>
+    )
+}
+
+/// The key paths of the world's keys.
+enum WorldKeyPaths {
+    static func use(_ key: ModelKey, on object: AnyObject, _ user: some TypedKeyPathUser) {
+        if let b = object as? ModelLinkB { return user.use(b, \ModelLinkB.value) }
+        guard let root = object as? ModelRoot else { return }
+        switch key {
+        case .x: user.use(root, \ModelRoot.x)
+        case .chain: user.use(root, \ModelRoot.a?.b?.value)
+        case .pick: user.use(root, \ModelRoot.pick)
+        case .summary: user.use(root, \ModelRoot.summary)
+        case .level: user.use(root, \ModelRoot.level)
+        case .songs: user.use(root, \ModelRoot.songs)
+        case .tags: user.use(root, \ModelRoot.tags)
+        case .count: user.use(root, \ModelRoot.count)
+        case .value: preconditionFailure("a root has no key \(key)")
+        }
+    }
+
+    static func partial(_ key: ModelKey) -> PartialKeyPath<ModelRoot> {
+        switch key {
+        case .x: \ModelRoot.x
+        case .chain: \ModelRoot.a?.b?.value
+        case .pick: \ModelRoot.pick
+        case .summary: \ModelRoot.summary
+        case .level: \ModelRoot.level
+        case .songs: \ModelRoot.songs
+        case .tags: \ModelRoot.tags
+        case .count: \ModelRoot.count
+        case .value: preconditionFailure("a root has no key \(key)")
+        }
+    }
+}
+
+extension LibraryWorld {
+    func object(_ target: ModelTarget) -> AnyObject? {
+        switch target {
+        case .root(let slot): roots[slot]
+        case .linkB(let slot): linkBs[slot]
+        }
+    }
+
+    func newRegistrationNumber() -> Int {
+        defer { nextRegistration += 1 }
+        return nextRegistration
+    }
+
+    func performObserving(_ operation: ModelOperation) {
+        switch operation {
+        case .observe(let slot, let form, let target, let keys, let options):
+            let numbers = keys.map { _ in newRegistrationNumber() }
+            guard let observer = observers[slot], let controller = observer.controller, let object = object(target)
+            else {
+                return
+            }
+            let call = ControllerCall(controller: controller, observer: observer.id, form: form, options: options)
+            if let root = object as? ModelRoot {
+                observe(root, keyPaths: keys.map(WorldKeyPaths.partial), keys: keys, numbers: numbers, call)
+            } else if let b = object as? ModelLinkB {
+                observe(b, keyPaths: keys.map { _ in \ModelLinkB.value }, keys: keys, numbers: numbers, call)
+            }
+        case .unobserveKey(let slot, let target, let key, let byString):
+            guard let controller = observers[slot]?.controller, let object = object(target) else { return }
+            if byString, let path = key.stringPath {
+                if let root = object as? ModelRoot { controller.unobserve(root, keyPath: path) }
+                if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: path) }
+            } else {
+                if let root = object as? ModelRoot { controller.unobserve(root, keyPath: WorldKeyPaths.partial(key)) }
+                if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: \ModelLinkB.value) }
+            }
+        case .unobserveObject(let slot, let target):
+            observers[slot]?.controller?.unobserve(object(target))
+        case .unobserveAll(let slot):
+            observers[slot]?.controller?.unobserveAll()
+        case .newToken(let slot, let target, let key, let options):
+            let number = newRegistrationNumber()
+            guard let object = object(target) else { return }
+            WorldKeyPaths.use(key, on: object, TokenMaking(world: self, slot: slot, number: number, options: options))
+        case .invalidateToken(let slot): tokens[slot]?.invalidate()
+        case .dropToken(let slot): tokens[slot] = nil
+        case .openValues(let slot, let target, let key):
+            _ = newRegistrationNumber()
+            guard let object = object(target), streams[slot] == nil else { return }
+            WorldKeyPaths.use(key, on: object, StreamOpening(world: self, slot: slot, options: nil))
+        case .openChanges(let slot, let target, let key, let options):
+            _ = newRegistrationNumber()
+            guard let object = object(target), streams[slot] == nil else { return }
+            WorldKeyPaths.use(key, on: object, StreamOpening(world: self, slot: slot, options: options))
+        default: preconditionFailure("not an observing operation: \(operation)")
+        }
+    }
+
+    /// One observe call of a controller, in its form: typed forms one key at a time, `keyPaths:`
+    /// forms all keys in one call, routed back by key path.
+    private func observe<Object: KeyValueObservable & SendableMetatype>(
+        _ object: Object,
+        keyPaths: [PartialKeyPath<Object>],
+        keys: [ModelKey],
+        numbers: [Int],
+        _ call: ControllerCall
+    ) {
+        let journal = journal
+        let checks = numbers.map {
+            DeliveryCheck(registration: $0, object: ObjectIdentifier(object), observer: call.observer)
+        }
+        switch call.form {
+        case .block, .action:
+            for (key, check) in zip(keys, checks) {
+                WorldKeyPaths.use(key, on: object, ControllerObservation(journal: journal, call: call, check: check))
+            }
+        case .keyPathsBlock, .delegate:
+            let number = numbers[0]
+            for (keyPath, check) in zip(keyPaths, checks) { journal.route(call: number, keyPath: keyPath, to: check) }
+            if call.form == .delegate {
+                let context = UnsafeMutableRawPointer(bitPattern: number + 1)
+                call.controller.observe(object, keyPaths: keyPaths, options: call.options, context: context)
+            } else {
+                call.controller.observe(object, keyPaths: keyPaths, options: call.options) { observer, object, change in
+                    let record = ModelRecord(untyped: change)
+                    journal.receive(record, ofCall: number, observer: observer, object: object, keyPath: change.keyPath)
+                }
+            }
+        case .string:
+            for (key, check) in zip(keys, checks) {
+                guard let path = key.stringPath else { continue }
+                journal.expect(\Object.[kvoKeyPath: path], for: check.registration)
+                do {
+                    try call.controller.observe(object, keyPath: path, options: call.options) {
+                        observer,
+                        object,
+                        change in
+                        let record = ModelRecord(untyped: change)
+                        journal.receive(record, for: check, observer: observer, object: object, keyPath: change.keyPath)
+                    }
+                } catch {
+                    journal.problem("observing \"\(path)\" threw \(error)")
+                }
+            }
+        }
+    }
+}
+
+/// A controller, its observer's number, and the form and options of one observe call.
+struct ControllerCall {
+    let controller: KVOController<ModelObserver>
+    let observer: Int
+    let form: ObserveForm
+    let options: KVOOptions
+}
+
+/// The typed forms of a controller: a block, or an action.
+private struct ControllerObservation: TypedKeyPathUser {
+    let journal: ModelJournal
+    let call: ControllerCall
+    let check: DeliveryCheck
+
+    func use<Object: KeyValueObservable & SendableMetatype, Value: ModelValueConvertible & Sendable>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>
+    ) {
+        let (journal, check) = (journal, check)
+        journal.expect(keyPath, for: check.registration)
+        if call.form == .action {
+            call.controller.observe(object, keyPath: keyPath, options: call.options) { observer in
+                { change in
+                    journal.receive(
+                        ModelRecord(change),
+                        for: check,
+                        observer: observer,
+                        object: nil,
+                        keyPath: change.keyPath
+                    )
+                }
+            }
+        } else {
+            call.controller.observe(object, keyPath: keyPath, options: call.options) { observer, object, change in
+                journal.receive(
+                    ModelRecord(change),
+                    for: check,
+                    observer: observer,
+                    object: object,
+                    keyPath: change.keyPath
+                )
+            }
+        }
+    }
+}
+
+/// A token: `try object.observe(keyPath, options:) { object, change in … }`.
+private struct TokenMaking: TypedKeyPathUser {
+    let world: LibraryWorld
+    let slot: Int
+    let number: Int
+    let options: KVOOptions
+
+    func use<Object: KeyValueObservable & SendableMetatype, Value: ModelValueConvertible & Sendable>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>
+    ) {
+        let journal = world.journal
+        let check = DeliveryCheck(registration: number, object: ObjectIdentifier(object), observer: nil)
+        journal.expect(keyPath, for: number)
+        do {
+            world.tokens[slot] = try object.observe(keyPath, options: options) { object, change in
+                journal.receive(ModelRecord(change), for: check, observer: nil, object: object, keyPath: change.keyPath)
+            }
+        } catch {
+            journal.problem("a token of \(keyPath) threw \(error)")
+        }
+    }
+}
+
+/// A stream: `values(for:)` when `options` is nil, `changes(for:options:)` otherwise.
+private struct StreamOpening: TypedKeyPathUser {
+    let world: LibraryWorld
+    let slot: Int
+    let options: KVOOptions?
+
+    func use<Object: KeyValueObservable & SendableMetatype, Value: ModelValueConvertible & Sendable>(
+        _ object: Object,
+        _ keyPath: KeyPath<Object, Value>
+    ) {
+        do {
+            if let options {
+                let changes = try object.changes(for: keyPath, options: options)
+                world.streams[slot] = ModelStreamDrain(changes) { ModelRecord($0) }
+            } else {
+                let values = try object.values(for: keyPath)
+                world.streams[slot] = ModelStreamDrain(values) { ModelRecord(new: $0.modelValue) }
+            }
+        } catch {
+            world.journal.problem("a stream of \(keyPath) threw \(error)")
+        }
+    }
+}

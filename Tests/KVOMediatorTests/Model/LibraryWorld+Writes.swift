@@ -1,0 +1,85 @@
+import Foundation
+import KVOMediator
+
+/// The library side of writes: sets through `@Observed`, custom storage and chains, proxies, and
+/// manual announcements.
+extension LibraryWorld {
+    /// Performs a write operation; false if `operation` is not one.
+    func performWrite(_ operation: ModelOperation) -> Bool {
+        switch operation {
+        case .setX(let slot, let value): onRoot(slot) { $0.x = value }
+        case .setY(let slot, let value): onRoot(slot) { $0.y = value }
+        case .setFlag(let slot, let value): onRoot(slot) { $0.flag = value }
+        case .setLevel(let slot, let value): onRoot(slot) { $0.level = value }
+        case .linkA(let slot, let target):
+            let a = target.flatMap { linkAs[$0] }
+            onRoot(slot) { $0.a = a }
+        case .linkB(let slot, let target):
+            let b = target.flatMap { linkBs[$0] }
+            onLinkA(slot) { $0.b = b }
+        case .linkBThroughRoot(let slot, let target):
+            let b = target.flatMap { linkBs[$0] }
+            onRoot(slot) { $0.a?.b = b }
+        case .setValue(let slot, let value): onLinkB(slot) { $0.value = value }
+        case .setChainValue(let slot, let value): onRoot(slot) { $0.a?.b?.value = value }
+        case .assignSongs(let slot, let songs): onRoot(slot) { $0.songs = songs }
+        case .editSongs(let slot, let edit): onRoot(slot) { edit.apply(to: $0.mutableArrayValue(for: \.songs)) }
+        case .assignTags(let slot, let tags): onRoot(slot) { $0.tags = tags }
+        case .editTags(let slot, let edit): onRoot(slot) { edit.apply(to: $0.mutableSetValue(for: \.tags)) }
+        case .announceCount(let slot, let values):
+            guard let root = roots[slot] else { break }
+            if values.count == 1 {
+                root.withChange(of: \.count) { root.count = values[0] }
+            } else {
+                root.willChangeValue(for: \.count)
+                for value in values { root.count = value }
+                root.didChangeValue(for: \.count)
+            }
+        case .setCountSilently(let slot, let value): onRoot(slot) { $0.count = value }
+        case .unmatchedDidChangeCount(let slot): onRoot(slot) { $0.didChangeValue(for: \.count) }
+        default: return false
+        }
+        return true
+    }
+
+    private func onRoot(_ slot: Int, _ body: (ModelRoot) -> Void) {
+        if let root = roots[slot] { body(root) }
+    }
+
+    private func onLinkA(_ slot: Int, _ body: (ModelLinkA) -> Void) {
+        if let a = linkAs[slot] { body(a) }
+    }
+
+    private func onLinkB(_ slot: Int, _ body: (ModelLinkB) -> Void) {
+        if let b = linkBs[slot] { body(b) }
+    }
+}
+
+extension ArrayEdit {
+    func apply(to songs: KVOMutableArray<ModelRoot, Int>) {
+        switch self {
+        case .append(let element): songs.append(element)
+        case .appendTwo(let first, let second): songs.append(contentsOf: [first, second])
+        case .insert(let element, let index): songs.insert(element, at: index)
+        case .remove(let index): songs.remove(at: index)
+        case .removeSeveral(let indexes): songs.remove(at: indexes)
+        case .replace(let index, let element):
+            // Both spellings of a replacement.
+            if element.isMultiple(of: 2) { songs[index] = element } else { songs.replace(at: index, with: element) }
+        case .removeAll: songs.removeAll()
+        }
+    }
+}
+
+extension SetEdit {
+    func apply(to tags: KVOMutableSet<ModelRoot, Int>) {
+        switch self {
+        case .insert(let element): tags.insert(element)
+        case .remove(let element): tags.remove(element)
+        case .formUnion(let elements): tags.formUnion(elements)
+        case .subtract(let elements): tags.subtract(elements)
+        case .formIntersection(let elements): tags.formIntersection(elements)
+        case .removeAll: tags.removeAll()
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Foundation
+import KVOMediator
+
+/// What a registration of the model's world observes.
+enum ModelKey: Int, CaseIterable, CustomStringConvertible {
+    /// `\ModelRoot.x`, or `"x"`: one stored property.
+    case x
+    /// `\ModelRoot.a?.b?.value`, or `"a.b.value"`: a chain of three links, the first two optional.
+    case chain
+    /// `\ModelRoot.pick`: a computed property that reads `x` or `y`, depending on `flag`.
+    case pick
+    /// `\ModelRoot.summary`: a cached value whose dependency on `level` is declared.
+    case summary
+    /// `\ModelRoot.level`: custom storage announced by hand.
+    case level
+    /// `\ModelRoot.songs`, or `"songs"`: an array, mutated through `mutableArrayValue(for:)`.
+    case songs
+    /// `\ModelRoot.tags`, or `"tags"`: a set, mutated through `mutableSetValue(for:)`.
+    case tags
+    /// `\ModelRoot.count`, or `"count"`: `@Observed(automaticallyNotifies: false)`, announced by hand.
+    case count
+    /// `\ModelLinkB.value`, or `"value"`: the last link's property, observed on a `ModelLinkB`.
+    case value
+
+    static let rootKeys: [ModelKey] = [.x, .chain, .pick, .summary, .level, .songs, .tags, .count]
+
+    /// The string key path naming the same property, for keys that have one.
+    var stringPath: String? {
+        switch self {
+        case .x: "x"
+        case .chain: "a.b.value"
+        case .songs: "songs"
+        case .tags: "tags"
+        case .count: "count"
+        case .value: "value"
+        case .pick, .summary, .level: nil
+        }
+    }
+
+    /// The key as Swift names it after `\.`.
+    var swiftName: String {
+        switch self {
+        case .x: "x"
+        case .chain: "a?.b?.value"
+        case .pick: "pick"
+        case .summary: "summary"
+        case .level: "level"
+        case .songs: "songs"
+        case .tags: "tags"
+        case .count: "count"
+        case .value: "value"
+        }
+    }
+
+    var description: String { "\\." + swiftName }
+}
+
+/// An observed object of the world, by the slot that holds it.
+enum ModelTarget: Hashable, CustomStringConvertible {
+    case root(Int)
+    case linkB(Int)
+
+    var description: String {
+        switch self {
+        case .root(let slot): "roots[\(slot)]"
+        case .linkB(let slot): "linkBs[\(slot)]"
+        }
+    }
+}
+
+/// Which `KVOController` form an observe call uses.
+enum ObserveForm: CaseIterable, CustomStringConvertible {
+    /// `observe(_:keyPath:options:block:)`, typed.
+    case block
+    /// `observe(_:keyPath:options:action:)`.
+    case action
+    /// `observe(_:keyPaths:options:block:)`, values as `Any`.
+    case keyPathsBlock
+    /// `observe(_:keyPaths:options:context:)`, delivered to `KeyValueObserving`.
+    case delegate
+    /// `observe(_:keyPath: String, options:block:)`.
+    case string
+
+    var description: String {
+        switch self {
+        case .block: "block"
+        case .action: "action"
+        case .keyPathsBlock: "keyPaths+block"
+        case .delegate: "keyPaths+context"
+        case .string: "string"
+        }
+    }
+}
+
+/// An array mutation through `mutableArrayValue(for:)`.
+enum ArrayEdit: Hashable {
+    case append(Int)
+    case appendTwo(Int, Int)
+    case insert(Int, at: Int)
+    case remove(at: Int)
+    case removeSeveral(IndexSet)
+    case replace(at: Int, with: Int)
+    case removeAll
+}
+
+/// A set mutation through `mutableSetValue(for:)`.
+enum SetEdit: Hashable {
+    case insert(Int)
+    case remove(Int)
+    case formUnion([Int])
+    case subtract([Int])
+    case formIntersection([Int])
+    case removeAll
+}
+
+/// What an armed registration does from inside its next callback.
+enum ArmedAction: Hashable {
+    case dropObserver(Int)
+    case dropController(Int)
+    case invalidateToken(Int)
+}
+
+/// One step of a random program. Objects, observers, tokens and streams are named by the slot that
+/// holds them; registrations by the number of the attempt that made them (every key of every observe
+/// call, token and stream counts, in order), which the model and the library count alike.
+enum ModelOperation: Hashable {
+    case newRoot(slot: Int)
+    case dropRoot(slot: Int)
+    case newLinkA(slot: Int)
+    case dropLinkA(slot: Int)
+    case newLinkB(slot: Int, value: Int)
+    case dropLinkB(slot: Int)
+
+    case setX(root: Int, Int)
+    case setY(root: Int, Int)
+    case setFlag(root: Int, Bool)
+    case setLevel(root: Int, Int)
+    /// `roots[root].a = linkAs[to]` (nil: `= nil`).
+    case linkA(root: Int, to: Int?)
+    /// `linkAs[a].b = linkBs[to]`.
+    case linkB(a: Int, to: Int?)
+    /// `roots[root].a?.b = linkBs[to]`.
+    case linkBThroughRoot(root: Int, to: Int?)
+    case setValue(b: Int, Int)
+    /// `roots[root].a?.b?.value = v`.
+    case setChainValue(root: Int, Int)
+    case assignSongs(root: Int, [Int])
+    case editSongs(root: Int, ArrayEdit)
+    case assignTags(root: Int, Set<Int>)
+    case editTags(root: Int, SetEdit)
+    /// `willChangeValue(for: \.count)`, a set of each value, `didChangeValue(for: \.count)`.
+    case announceCount(root: Int, [Int])
+    case setCountSilently(root: Int, Int)
+    case unmatchedDidChangeCount(root: Int)
+
+    case newObserver(slot: Int, retains: Bool)
+    case dropObserver(slot: Int)
+    case newController(observer: Int, retains: Bool)
+    case dropController(observer: Int)
+    /// Keeps the observer's controller and drops the observer: a controller outliving its observer.
+    case orphanController(observer: Int)
+    case dropOrphans
+
+    case observe(observer: Int, form: ObserveForm, target: ModelTarget, keys: [ModelKey], options: KVOOptions)
+    case unobserveKey(observer: Int, target: ModelTarget, key: ModelKey, byString: Bool)
+    case unobserveObject(observer: Int, target: ModelTarget)
+    case unobserveAll(observer: Int)
+    case newToken(slot: Int, target: ModelTarget, key: ModelKey, options: KVOOptions)
+    case invalidateToken(slot: Int)
+    case dropToken(slot: Int)
+    case openValues(slot: Int, target: ModelTarget, key: ModelKey)
+    case openChanges(slot: Int, target: ModelTarget, key: ModelKey, options: KVOOptions)
+    /// Ends a stream (its consuming task is cancelled) and compares everything it received.
+    case closeStream(slot: Int)
+    /// The registration's next callback performs `action`, once.
+    case arm(registration: Int, action: ArmedAction)
+    /// Checks that no object has a registration left (teardown, after every front end has gone).
+    case expectNoRegistrations
+}

@@ -1,0 +1,199 @@
+import Foundation
+import KVOMediator
+
+/// Cocoa's records for announced changes: for each registration that reads the changed property, a
+/// prior record (with `.prior`) before the change and a change record after it, old and new values
+/// only when asked for; collection mutations with their kind and indexes to registrations of the
+/// collection itself.
+extension ReferenceModel {
+    /// The registrations reading `slot`, in the order they were made.
+    func registrations(reading slot: ModelSlot) -> [ModelRegistration] {
+        orderedRegistrations.filter { dependencies(of: $0).contains(slot) }
+    }
+
+    /// An announced change of `slot` (a set, or a will/did pair around `mutation`).
+    mutating func change(_ slot: ModelSlot, _ mutation: (inout ReferenceModel) -> Void) {
+        let affected = registrations(reading: slot)
+        var before: [Int: ModelValue] = [:]
+        for registration in affected {
+            let old = value(of: registration.key, on: registration.object)
+            before[registration.id] = old
+            if registration.options.contains(.prior) {
+                deliver(
+                    registration.id,
+                    ModelRecord(old: registration.options.contains(.old) ? old : nil, isPrior: true)
+                )
+            }
+        }
+        mutation(&self)
+        for registration in affected {
+            let options = registration.options
+            let new = value(of: registration.key, on: registration.object)
+            deliver(
+                registration.id,
+                ModelRecord(
+                    old: options.contains(.old) ? before[registration.id] : nil,
+                    new: options.contains(.new) ? new : nil
+                )
+            )
+        }
+    }
+
+    /// A collection mutation through a proxy: its kind and indexes (arrays), the removed and the
+    /// inserted elements, to registrations of the collection; a setting to the others.
+    mutating func mutateCollection(
+        _ slot: ModelSlot,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        removed: ModelValue?,
+        inserted: ModelValue?,
+        _ mutation: (inout ReferenceModel) -> Void
+    ) {
+        let affected = registrations(reading: slot)
+        var before: [Int: ModelValue] = [:]
+        for registration in affected {
+            let wantsOld = registration.options.contains(.old)
+            if registration.getsCollectionKinds {
+                if registration.options.contains(.prior) {
+                    let record = ModelRecord(kind: kind, old: wantsOld ? removed : nil, indexes: indexes, isPrior: true)
+                    deliver(registration.id, record)
+                }
+                continue
+            }
+            let old = value(of: registration.key, on: registration.object)
+            before[registration.id] = old
+            if registration.options.contains(.prior) {
+                deliver(registration.id, ModelRecord(old: wantsOld ? old : nil, isPrior: true))
+            }
+        }
+        mutation(&self)
+        for registration in affected {
+            let options = registration.options
+            if registration.getsCollectionKinds {
+                let record = ModelRecord(
+                    kind: kind,
+                    old: options.contains(.old) ? removed : nil,
+                    new: options.contains(.new) ? inserted : nil,
+                    indexes: indexes
+                )
+                deliver(registration.id, record)
+            } else {
+                let new = value(of: registration.key, on: registration.object)
+                deliver(
+                    registration.id,
+                    ModelRecord(
+                        old: options.contains(.old) ? before[registration.id] : nil,
+                        new: options.contains(.new) ? new : nil
+                    )
+                )
+            }
+        }
+    }
+
+    mutating func editSongs(of root: Int, _ edit: ArrayEdit) {
+        let songs = self.root(root).songs
+        let slot = ModelSlot(object: root, field: .songs)
+        func insertion(_ elements: [Int], at indexes: IndexSet) {
+            mutateCollection(slot, kind: .insertion, indexes: indexes, removed: nil, inserted: .list(elements)) {
+                $0.updateRoot(root) { state in
+                    for (element, index) in zip(elements, indexes) { state.songs.insert(element, at: index) }
+                }
+            }
+        }
+        func removal(at indexes: IndexSet) {
+            guard !indexes.isEmpty else { return }  // nothing to announce
+            let removed = indexes.map { songs[$0] }
+            mutateCollection(slot, kind: .removal, indexes: indexes, removed: .list(removed), inserted: nil) {
+                $0.updateRoot(root) { state in
+                    for index in indexes.reversed() { state.songs.remove(at: index) }
+                }
+            }
+        }
+        switch edit {
+        case .append(let element): insertion([element], at: IndexSet(integer: songs.count))
+        case .appendTwo(let first, let second):
+            insertion([first, second], at: IndexSet(integersIn: songs.count..<songs.count + 2))
+        case .insert(let element, let index): insertion([element], at: IndexSet(integer: index))
+        case .remove(let index): removal(at: IndexSet(integer: index))
+        case .removeSeveral(let indexes): removal(at: indexes)
+        case .removeAll: removal(at: IndexSet(integersIn: 0..<songs.count))
+        case .replace(let index, let element):
+            let indexes = IndexSet(integer: index)
+            mutateCollection(
+                slot,
+                kind: .replacement,
+                indexes: indexes,
+                removed: .list([songs[index]]),
+                inserted: .list([element])
+            ) { $0.updateRoot(root) { $0.songs[index] = element } }
+        }
+    }
+
+    mutating func editTags(of root: Int, _ edit: SetEdit) {
+        let tags = self.root(root).tags
+        let slot = ModelSlot(object: root, field: .tags)
+        func insertion(_ elements: [Int]) {
+            let added = Set(elements).subtracting(tags)
+            mutateCollection(slot, kind: .insertion, indexes: nil, removed: nil, inserted: .bag(added)) {
+                $0.updateRoot(root) { $0.tags.formUnion(added) }
+            }
+        }
+        func removal(_ removed: Set<Int>) {
+            mutateCollection(slot, kind: .removal, indexes: nil, removed: .bag(removed), inserted: nil) {
+                $0.updateRoot(root) { $0.tags.subtract(removed) }
+            }
+        }
+        switch edit {
+        case .insert(let element): insertion([element])
+        case .formUnion(let elements): insertion(elements)
+        case .remove(let element): removal(tags.intersection([element]))
+        case .subtract(let elements): removal(tags.intersection(elements))
+        case .formIntersection(let elements): removal(tags.subtracting(elements))
+        case .removeAll: removal(tags)
+        }
+    }
+
+    /// Applies a write operation; false if `operation` is not one.
+    mutating func applyWrite(_ operation: ModelOperation) -> Bool {
+        switch operation {
+        case .setX(let slot, let value): setRoot(slot, .x) { $0.x = value }
+        case .setY(let slot, let value): setRoot(slot, .y) { $0.y = value }
+        case .setFlag(let slot, let value): setRoot(slot, .flag) { $0.flag = value }
+        case .setLevel(let slot, let value): setRoot(slot, .level) { $0.level = value }
+        case .linkA(let slot, let target):
+            let a = target.flatMap { linkASlots[$0] }
+            setRoot(slot, .a) { $0.a = a }
+        case .linkB(let slot, let target):
+            guard let a = linkASlots[slot] else { break }
+            let b = target.flatMap { linkBSlots[$0] }
+            change(ModelSlot(object: a, field: .b)) { $0.objects[a] = .linkA(b: b) }
+        case .linkBThroughRoot(let slot, let target):
+            guard let root = rootSlots[slot], let a = self.root(root).a else { break }
+            let b = target.flatMap { linkBSlots[$0] }
+            change(ModelSlot(object: a, field: .b)) { $0.objects[a] = .linkA(b: b) }
+        case .setValue(let slot, let value):
+            guard let b = linkBSlots[slot] else { break }
+            change(ModelSlot(object: b, field: .value)) { $0.objects[b] = .linkB(value: value) }
+        case .setChainValue(let slot, let value):
+            guard let root = rootSlots[slot], let b = chainEnd(of: root) else { break }
+            change(ModelSlot(object: b, field: .value)) { $0.objects[b] = .linkB(value: value) }
+        case .assignSongs(let slot, let songs): setRoot(slot, .songs) { $0.songs = songs }
+        case .editSongs(let slot, let edit): if let root = rootSlots[slot] { editSongs(of: root, edit) }
+        case .assignTags(let slot, let tags): setRoot(slot, .tags) { $0.tags = tags }
+        case .editTags(let slot, let edit): if let root = rootSlots[slot] { editTags(of: root, edit) }
+        case .announceCount(let slot, let values):
+            setRoot(slot, .count) { state in values.last.map { state.count = $0 } }
+        case .setCountSilently(let slot, let value):
+            if let root = rootSlots[slot] { updateRoot(root) { $0.count = value } }
+        case .unmatchedDidChangeCount: break
+        default: return false
+        }
+        return true
+    }
+
+    /// An announced change of one property of the root in `slot`, if there is one.
+    private mutating func setRoot(_ slot: Int, _ field: ModelField, _ set: (inout RootState) -> Void) {
+        guard let root = rootSlots[slot] else { return }
+        change(ModelSlot(object: root, field: field)) { $0.updateRoot(root, set) }
+    }
+}

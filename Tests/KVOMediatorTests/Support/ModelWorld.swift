@@ -1,0 +1,104 @@
+import Foundation
+import KVOMediator
+
+/// The root object of the reference model's world (Tests/KVOMediatorTests/Model): a direct property,
+/// a chain of three links with optional links (`a?.b?.value`), a computed property with conditional
+/// reads (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a
+/// manually announced property.
+///
+/// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
+/// thread, and only that thread observes what reads it.
+final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer per property
+    let kvoRegistrar = KVORegistrar()
+    @Observed var x = 0
+    @Observed var y = 0
+    @Observed var flag = false
+    @Observed var a: ModelLinkA?
+    @Observed var songs: [Int] = []
+    @Observed var tags: Set<Int> = []
+    @Observed(automaticallyNotifies: false) var count = 0
+    private var storedLevel = 0
+    private var cachedSummary: String?
+
+    /// Reads `x` or `y`, depending on `flag`: its dependencies change with `flag`.
+    var pick: Int { flag ? y : x }
+
+    /// Custom storage, announced by hand; a set also empties the cache of `summary`.
+    var level: Int {
+        get {
+            accessValue(for: \.level)
+            return storedLevel
+        }
+        set {
+            willChangeValue(for: \.level)
+            storedLevel = newValue
+            cachedSummary = nil
+            didChangeValue(for: \.level)
+        }
+    }
+
+    /// Reads `level` only when its cache is cold: the dependency is declared in `keyPathsAffectingValue`.
+    var summary: String {
+        if let cachedSummary { return cachedSummary }
+        let made = "L\(level)"
+        cachedSummary = made
+        return made
+    }
+
+    static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \ModelRoot.summary ? [\ModelRoot.level] : []
+    }
+}
+
+/// The first link of the root's chain.
+final class ModelLinkA: KeyValueObservable, @unchecked Sendable {  // one writer per property
+    let kvoRegistrar = KVORegistrar()
+    @Observed var b: ModelLinkB?
+}
+
+/// The last link of the root's chain; its `value` is observed directly too.
+final class ModelLinkB: KeyValueObservable, @unchecked Sendable {  // one writer per property
+    let kvoRegistrar = KVORegistrar()
+    @Observed var value = 0
+
+    init(value: Int) {
+        self.value = value
+    }
+}
+
+/// Receives the delegate form's callbacks for the model's runs.
+protocol ModelDelegateSink: AnyObject, Sendable {
+    func delegateDelivered(
+        to observer: ModelObserver,
+        keyPath: AnyKeyPath,
+        of object: AnyObject,
+        change: KVOChange<Any>,
+        context: UnsafeMutableRawPointer?
+    )
+    func observerDeinitialises(_ id: Int)
+}
+
+/// An observer of the model's runs: it owns a replaceable controller and answers the delegate form.
+final class ModelObserver: KeyValueObserving {
+    let id: Int
+    let sink: any ModelDelegateSink
+    var controller: KVOController<ModelObserver>?
+
+    init(id: Int, sink: any ModelDelegateSink) {
+        self.id = id
+        self.sink = sink
+    }
+
+    deinit {
+        sink.observerDeinitialises(id)
+    }
+
+    func observeValue(
+        forKeyPath keyPath: AnyKeyPath,
+        of object: AnyObject,
+        change: KVOChange<Any>,
+        context: UnsafeMutableRawPointer?
+    ) {
+        sink.delegateDelivered(to: self, keyPath: keyPath, of: object, change: change, context: context)
+    }
+}
