@@ -12,7 +12,7 @@ import Testing
         let handoff = Handoff<Circle>()
         let lives = LifeLog()
         let producer = TestThread {
-            for _ in 0..<Self.iterations {
+            for _ in 0..<StressTests.iterations {
                 let circle = Circle()
                 lives.append(circle)
                 handoff.put(circle)
@@ -52,7 +52,7 @@ import Testing
             }
         }
         let lives = LifeLog()
-        for index in 0..<Self.iterations {
+        for index in 0..<StressTests.iterations {
             let observer = TestObserver()
             lives.append(observer)
             lives.append(observer.kvoController)

@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 
+@testable import KVOMediator
+
 /// Checks that values arrive as 1, 2, 3, … with nothing lost or repeated.
 final class OrderLog: @unchecked Sendable {  // written only by the one writing thread, read after it stops
     private(set) var count = 0
