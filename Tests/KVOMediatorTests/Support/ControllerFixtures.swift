@@ -1,5 +1,6 @@
 import Foundation
-import KVOMediator
+
+@testable import KVOMediator
 
 /// Collects reported errors.
 final class ErrorLog: @unchecked Sendable {  // `values` is guarded by `lock`
