@@ -21,8 +21,8 @@ swift build --scratch-path "$scratch" --product KVOMediatorDemo -Xswiftc -warnin
 binary="$(swift build --scratch-path "$scratch" --show-bin-path)/KVOMediatorDemo"
 
 work=$(mktemp -d)
-socket="kvo-demo-check-$$"
-tmux_() { tmux -L "$socket" -f "$work/tmux.conf" "$@"; }
+# A tmux server of its own, whose socket goes with the temporary folder.
+tmux_() { tmux -S "$work/tmux.socket" -f "$work/tmux.conf" "$@"; }
 cleanup() {
     tmux_ kill-server 2>/dev/null || true
     rm -rf "$work"
