@@ -33,25 +33,7 @@ extension KVOController {
     ) {
         guard let object else { return }
         let lane = DeliveryLane.lane(to: delivery.queue)
-        let observer = _observer
-        let hop = HopContext()
-        // The observer is loaded where the block runs, not on the changing thread.
-        register(
-            object,
-            reader: .typed(keyPath),
-            keyPath: keyPath,
-            options: options,
-            prepare: hop.attach,
-            hopping: {
-                (change: KVOChange<Value>) in
-                lane.queue.async {
-                    hop.info?.deliver {
-                        guard let observer = observer.object else { return }
-                        block(observer, change)
-                    }
-                }
-            }
-        )
+        observe(object, keyPath: keyPath, options: options, hop: { lane.queue.async(execute: $0) }, call: block)
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -95,25 +77,36 @@ extension KVOController {
         block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
-        let observer = _observer
         let lane = mainActorLane
-        let hop = HopContext()
-        // The observer is loaded where the block runs, on the main actor, never on the changing thread.
-        register(
+        observe(
             object,
-            reader: .typed(keyPath),
             keyPath: keyPath,
             options: options,
-            prepare: hop.attach,
-            hopping: {
-                (change: KVOChange<Value>) in
-                lane.deliver {
-                    hop.info?.deliver {
-                        guard let observer = observer.object else { return }
-                        block(observer, change)
-                    }
+            hop: { job in lane.deliver { job() } },
+            call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
+        )
+    }
+
+    /// Registers `keyPath` with a callback that runs elsewhere: `hop` moves each record to where it
+    /// runs, where the call passes the registration's gate again and only then loads the observer (so
+    /// the observer is never retained or released on the changing thread).
+    private func observe<Object: KeyValueObservable, Value: Sendable>(
+        _ object: Object,
+        keyPath: KeyPath<Object, Value>,
+        options: KVOOptions,
+        hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        call: @escaping @Sendable (sending Observer, KVOChange<Value>) -> Void
+    ) {
+        let observer = _observer
+        let context = HopContext()
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: context.attach) {
+            (change: KVOChange<Value>) in
+            hop {
+                context.info?.deliver {
+                    guard let observer = observer.object else { return }
+                    call(observer, change)
                 }
             }
-        )
+        }
     }
 }

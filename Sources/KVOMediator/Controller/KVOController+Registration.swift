@@ -38,7 +38,7 @@ extension KVOController {
         keyPath: AnyKeyPath,
         options: KVOOptions,
         prepare: @escaping (KVOInfo) -> Void,
-        hopping handler: @escaping (KVOChange<Value>) -> Void
+        handler: @escaping (KVOChange<Value>) -> Void
     ) {
         let info = KVODispatcher.shared.makeRegistration(
             object,
