@@ -33,29 +33,30 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 
     static func observerGone(keyPath: String, type: Any.Type, observerType: Any.Type) -> KVOError {
-        let typeName = String(describing: type)
-        return KVOError(
-            reason: .observerGone,
-            keyPath: keyPath,
-            typeName: typeName,
-            message: "KVOMediator: not observing \(keyPath) of \(typeName): this KVOController's observer (a "
-                + "\(observerType)) has already been released, so no callback could ever run. The controller holds "
-                + "its observer weakly: keep the observer alive (store the controller in it, as "
+        KVOError(.observerGone, keyPath: keyPath, type: type) { typeName in
+            "not observing \(keyPath) of \(typeName): this KVOController's observer (a \(observerType)) has "
+                + "already been released, so no callback could ever run. The controller holds its observer weakly: "
+                + "keep the observer alive (store the controller in it, as "
                 + "`lazy var kvoController = KVOController(observer: self)`), not a temporary."
-        )
+        }
     }
 
     static func nothingObservable(keyPath: AnyKeyPath, type: Any.Type) -> KVOError {
-        let typeName = String(describing: type)
         let path = String(describing: keyPath)
-        return KVOError(
-            reason: .nothingObservable,
-            keyPath: path,
-            typeName: typeName,
-            message: "KVOMediator: the key path \(path) of \(typeName) reads no observable property, "
-                + "so no change to it could ever be announced. Mark the stored properties it reads with "
-                + "@Observed (in a KeyValueObservable class), or report reads of custom storage with "
-                + "accessValue(for:) and announce changes with willChangeValue(for:)/didChangeValue(for:)."
-        )
+        return KVOError(.nothingObservable, keyPath: path, type: type) { typeName in
+            "the key path \(path) of \(typeName) reads no observable property, so no change to it could ever be "
+                + "announced. Mark the stored properties it reads with @Observed (in a KeyValueObservable class), or "
+                + "report reads of custom storage with accessValue(for:) and announce changes with "
+                + "willChangeValue(for:)/didChangeValue(for:)."
+        }
+    }
+}
+
+extension KVOError {
+    /// An error about `keyPath` of `type`, whose message is `"KVOMediator: "` and what `explain` says
+    /// given the type's name.
+    fileprivate init(_ reason: Reason, keyPath: String, type: Any.Type, explain: (String) -> String) {
+        let typeName = String(describing: type)
+        self.init(reason: reason, keyPath: keyPath, typeName: typeName, message: "KVOMediator: " + explain(typeName))
     }
 }
