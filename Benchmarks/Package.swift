@@ -25,7 +25,16 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        // Exact instruction counts per operation, under callgrind: Scripts/callgrind.sh writes CALLGRIND.md.
+        .executableTarget(
+            name: "KVOCallgrind",
+            dependencies: [
+                .product(name: "KVOMediator", package: "KVOMediator"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+            ],
+            path: "Callgrind"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
