@@ -6,7 +6,7 @@ import Foundation
 /// When the buffer fills, every other sample is dropped and the stride doubles, so the samples stay
 /// spread over the whole run; each stands for `stride` sets when threads' samples are merged.
 struct LatencySampler {
-    private static let capacity = 1 << 17
+    private static let capacity = 1 << 15
     /// The samples, in nanoseconds.
     private(set) var samples: [UInt32] = []
     /// How many sets each sample stands for; a power of two.

@@ -63,63 +63,65 @@ final class OwnedGroup: @unchecked Sendable {  // the `@Observed` properties and
         }
     }
 
-    // MARK: The owner's sets: each under `turns`, timed (a sample of them) by the owner's sampler.
+    // MARK: The owner's sets: each under `turns`, timed (a sample of them) by kind.
 
-    func advanceCell(_ index: Int, sampler: inout LatencySampler) {
+    func advanceCell(_ index: Int, timings: inout SetTimings) {
         turns.withLock {
             cellSequences[index] += 1
             let (cell, sequence) = (cells[index], cellSequences[index])
-            sampler.time { cell.value = sequence }
+            timings.time(.cell) { cell.value = sequence }
         }
     }
 
-    func advanceRacingCell(sampler: inout LatencySampler) {
+    func advanceRacingCell(timings: inout SetTimings) {
         turns.withLock {
             racingCellSequence += 1
             let sequence = racingCellSequence
-            sampler.time { racingCell.value = sequence }
+            timings.time(.racingCell) { racingCell.value = sequence }
         }
     }
 
     /// Sets both chains' leaves to their next sequence numbers (a detached chain has no leaf to set).
-    func advanceChains(sampler: inout LatencySampler) {
+    func advanceChains(timings: inout SetTimings) {
         turns.withLock {
-            if let leaf, let sequence = chain.advance() { sampler.time { leaf.value = sequence } }
-            if let racingLeaf, let sequence = racingChain.advance() { sampler.time { racingLeaf.value = sequence } }
+            if let leaf, let sequence = chain.advance() { timings.time(.chainLeaf) { leaf.value = sequence } }
+            if let racingLeaf, let sequence = racingChain.advance() {
+                timings.time(.racingChainLeaf) { racingLeaf.value = sequence }
+            }
         }
     }
 
     /// Replaces both chains' middle links with new ones whose new leaves hold the next sequence numbers
     /// (so that the chains' values change); the old middles and leaves die in the sets, still observed.
     /// With `detaching`, a chain attached now is detached instead (its middle link set to nil).
-    func replaceMiddles(detaching: Bool, sampler: inout LatencySampler) {
+    func replaceMiddles(detaching: Bool, timings: inout SetTimings) {
         turns.withLock {
             if detaching, chain.detach() {
                 leaf = nil
-                sampler.time { root.middle = nil }
+                timings.time(.middleLink) { root.middle = nil }
             } else {
                 let leaf = ChainLeaf(value: chain.replaceMiddle())
                 let middle = ChainMiddle(leaf: leaf)
                 self.leaf = leaf
-                sampler.time { root.middle = middle }
+                timings.time(.middleLink) { root.middle = middle }
             }
             if detaching, racingChain.detach() {
                 racingLeaf = nil
-                sampler.time { racingRoot.next = nil }
+                timings.time(.middleLink) { racingRoot.next = nil }
             } else {
                 let leaf = RacingLink(value: racingChain.replaceMiddle())
                 let middle = RacingLink(next: leaf)
                 racingLeaf = leaf
-                sampler.time { racingRoot.next = middle }
+                timings.time(.middleLink) { racingRoot.next = middle }
             }
         }
     }
 
-    func advanceTransient(sampler: inout LatencySampler) {
+    func advanceTransient(timings: inout SetTimings) {
         turns.withLock {
             transientSequence += 1
             let (cell, sequence) = (transient, transientSequence)
-            sampler.time { cell.value = sequence }
+            timings.time(.transientCell) { cell.value = sequence }
         }
     }
 

@@ -8,7 +8,7 @@ struct SoakOutcome {
     /// Weak references to every group's long-lived objects, taken after the threads finished.
     var groupObjects = WeakSamples()
 
-    var sets: Int { tallies.reduce(0) { $0 + $1.sampler.sets } }
+    var sets: Int { tallies.reduce(0) { $0 + $1.timings.sets } }
     var notifications: Int { tallies.reduce(0) { $0 + $1.notifications } }
 
     /// The objects still alive once everything was released: every one is a leak.
@@ -24,18 +24,19 @@ struct SoakOutcome {
 
     /// Prints the summary, and one `RESULT` line for scripts; returns whether every check passed.
     func report() -> Bool {
-        let latency = LatencySummary(tallies.map(\.sampler))
+        let latency = LatencySummary(tallies.flatMap(\.timings.samplers))
         let violations = Violations.shared.summary
         let leaks = leaks()
         let sampledReferences = tallies.reduce(groupObjects.count) { $0 + $1.samples.count }
         let sum = { (value: (WorkerTally) -> Int) in tallies.reduce(0) { $0 + value($1) } }
         print(
             """
-            KVOMediatorSoak: \(threads) threads for \(format(seconds)) s on \(ProcessInfo.processInfo.activeProcessorCount) cores
+            KVOMediatorSoak: \(threads) thread\(threads == 1 ? "" : "s") for \(format(seconds)) s on \(ProcessInfo.processInfo.activeProcessorCount) cores
               sets           \(count(sets))  (\(count(Int(Double(sets) / seconds)))/s)
               notifications  \(count(notifications))  (\(count(Int(Double(notifications) / seconds)))/s)
               set latency    p50 \(time(latency.median)), p99 \(time(latency.percentile99)), \
             max \(time(latency.longest)) (\(count(latency.sampleCount)) sets timed, 1 in 64 or fewer)
+              by kind        \(latencyByKind())
               churned        \(count(sum(\.churnedRegistrations))) registrations in \(count(sum(\.sessions))) sessions; \
             released while observed: \(count(sum(\.transientsReleased))) transient cells, \
             \(count(sum(\.middleLinkChanges))) middle links replaced or detached
@@ -52,6 +53,17 @@ struct SoakOutcome {
                 + " violations=\(violations.count) leaks=\(leaks.count)"
         )
         return violations.count == 0 && leaks.isEmpty
+    }
+
+    /// Each kind of set's share of the sets, p50 and p99.
+    private func latencyByKind() -> String {
+        let total = max(sets, 1)
+        return SetKind.allCases.map { kind in
+            let samplers = tallies.map { $0.timings.samplers[kind.rawValue] }
+            let latency = LatencySummary(samplers)
+            let share = Double(samplers.reduce(0) { $0 + $1.sets }) * 100 / Double(total)
+            return "\(kind) \(String(format: "%.0f", share))%: \(time(latency.median)) / \(time(latency.percentile99))"
+        }.joined(separator: ", ")
     }
 
     private func count(_ value: Int) -> String {

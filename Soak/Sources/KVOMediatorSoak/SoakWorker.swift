@@ -47,15 +47,15 @@ struct SoakWorker {
     /// middle links are replaced (or detached, or attached again), and the transient cell is replaced
     /// (and so released).
     private func setOwnObjects(of group: OwnedGroup, round: Int, tally: inout WorkerTally, random: inout SplitMix64) {
-        group.advanceCell(0, sampler: &tally.sampler)
-        group.advanceCell(1, sampler: &tally.sampler)
-        group.advanceRacingCell(sampler: &tally.sampler)
-        group.advanceChains(sampler: &tally.sampler)
+        group.advanceCell(0, timings: &tally.timings)
+        group.advanceCell(1, timings: &tally.timings)
+        group.advanceRacingCell(timings: &tally.timings)
+        group.advanceChains(timings: &tally.timings)
         if round % 16 == 0 {
-            group.replaceMiddles(detaching: random.oneIn(4), sampler: &tally.sampler)
+            group.replaceMiddles(detaching: random.oneIn(4), timings: &tally.timings)
             tally.middleLinkChanges += 2
         }
-        group.advanceTransient(sampler: &tally.sampler)
+        group.advanceTransient(timings: &tally.timings)
         if round % 64 == 0 {
             let retired = group.replaceTransient()
             if random.oneIn(4) { tally.samples.add(retired, kind: "transient cell") }

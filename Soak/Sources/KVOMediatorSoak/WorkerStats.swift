@@ -19,7 +19,7 @@ enum WorkerStage: Int, CustomStringConvertible {
 
 /// What one soak thread counted; kept in a local variable while it runs.
 struct WorkerTally {
-    var sampler = LatencySampler()
+    var timings = SetTimings()
     /// Records delivered to this thread's registrations (wherever the callbacks ran).
     var notifications = 0
     var churnedRegistrations = 0
