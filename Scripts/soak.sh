@@ -26,7 +26,7 @@ rows=()
 failed=()
 for threads in 1 2 16 64; do
     duration=$((threads == 64 ? seconds : seconds / 3))
-    printf '\n== soak: %d threads for %d s\n' "$threads" "$duration"
+    printf '\n== soak: KVOMediatorSoak --threads %d --seconds %d\n' "$threads" "$duration"
     if ! "$soak" --threads "$threads" --seconds "$duration" | tee "$log"; then
         failed+=("$threads threads")
     fi
