@@ -102,3 +102,16 @@ final class ModelObserver: KeyValueObserving {
         sink.delegateDelivered(to: self, keyPath: keyPath, of: object, change: change, context: context)
     }
 }
+
+/// Holds a root: `\ModelShelf.root.songs` is a chain whose value is an array (a known issue's case).
+final class ModelShelf: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var root = ModelRoot()
+}
+
+/// A chain `a?.b?.value` whose key paths only the known issue of broken chains uses, so that no other
+/// test has ever evaluated them whole.
+final class ModelDepot: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var a: ModelLinkA?
+}

@@ -1,0 +1,117 @@
+import Foundation
+import KVOMediator
+import Testing
+
+/// Where the reference model and the library disagree and the library is wrong, each as its smallest
+/// case. The random programs steer around these (`ProgramGenerator`); `KVO_MODEL_KNOWN_ISSUES=include`
+/// lets them in. When one is fixed its `withKnownIssue` fails: remove the wrapper, and the generator's
+/// avoidance with it.
+@Suite struct KnownIssueTests {
+    @Test func aStringKeyPathOfAnArrayGetsTheProxysKindAndIndexes() throws {
+        let root = ModelRoot()
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        try observer.kvoController.observe(root, keyPath: "songs", options: [.old, .new]) { _, _, change in
+            records.append(change)
+        }
+        root.mutableArrayValue(for: \.songs).append(1)
+        withKnownIssue(
+            Comment(
+                rawValue:
+                    "A string key path's registration of an array gets a .setting with whole arrays for a proxy mutation, "
+                    + "not its .insertion, indexes and elements (Cocoa's proxies, DESIGN: whichever form it was made in)"
+            )
+        ) {
+            #expect(
+                records.changes.map(ModelRecord.init(untyped:)) == [
+                    ModelRecord(kind: .insertion, new: .list([1]), indexes: IndexSet(integer: 0))
+                ]
+            )
+        }
+    }
+
+    @Test func aStringKeyPathOfASetGetsTheProxysKind() throws {
+        let root = ModelRoot()
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        try observer.kvoController.observe(root, keyPath: "tags", options: [.old, .new]) { _, _, change in
+            records.append(change)
+        }
+        root.mutableSetValue(for: \.tags).insert(1)
+        withKnownIssue(
+            Comment(
+                rawValue:
+                    "A string key path's registration of a set gets a .setting with whole sets for a proxy mutation, "
+                    + "not its .insertion of the elements added"
+            )
+        ) {
+            #expect(records.changes.map(ModelRecord.init(untyped:)) == [ModelRecord(kind: .insertion, new: .bag([1]))])
+        }
+    }
+
+    @Test func aChainEndingAtAnArrayGetsTheProxysKindAndIndexes() {
+        let shelf = ModelShelf()
+        let observer = TestObserver()
+        let records = Recorder<[Int]>()
+        observer.kvoController.observe(shelf, keyPath: \.root.songs, options: [.old, .new]) { _, _, change in
+            records.append(change)
+        }
+        shelf.root.mutableArrayValue(for: \.songs).append(1)
+        withKnownIssue(
+            Comment(
+                rawValue:
+                    "A chain whose value is an array gets a .setting with whole arrays for a proxy mutation of its last "
+                    + "link, not its .insertion, indexes and elements (Cocoa forwards the change; DESIGN: chains too)"
+            )
+        ) {
+            #expect(
+                records.changes.map(ModelRecord.init) == [
+                    ModelRecord(kind: .insertion, new: .list([1]), indexes: IndexSet(integer: 0))
+                ]
+            )
+        }
+    }
+
+    @Test func theTypedAndStringFormsOfAChainAreOneRegistrationWhileALinkIsNil() throws {
+        let depot = ModelDepot()
+        let observer = TestObserver()
+        let calls = CallCounter()
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in calls.increment() }
+        try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in calls.increment() }
+        depot.a = ModelLinkA()
+        withKnownIssue(
+            Comment(
+                rawValue:
+                    "Observing \"a.b.value\" after \\.a?.b?.value (or the other way round) while a link is nil makes a "
+                    + "second registration: the typed chain's name is not known until it is whole, so the forms do not meet"
+            )
+        ) {
+            #expect(observer.kvoController.observationCount == 1)
+            #expect(calls.count == 1)
+        }
+    }
+
+    @Test func unobservingAChainByNameWhileALinkIsNilEndsItsTypedRegistration() {
+        let depot = ModelDepot()
+        let observer = TestObserver()
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+        observer.kvoController.unobserve(depot, keyPath: "a.b.value")
+        withKnownIssue(
+            "unobserve(_:keyPath: \"a.b.value\") leaves the registration of \\.a?.b?.value while a link is nil"
+        ) {
+            #expect(observer.kvoController.observationCount == 0)
+        }
+    }
+
+    @Test func unobservingAChainByItsTypedKeyPathWhileALinkIsNilEndsItsStringRegistration() throws {
+        let depot = ModelDepot()
+        let observer = TestObserver()
+        try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in }
+        observer.kvoController.unobserve(depot, keyPath: \ModelDepot.a?.b?.value)
+        withKnownIssue(
+            "unobserve(_:keyPath: \\.a?.b?.value) leaves the registration of \"a.b.value\" while a link is nil"
+        ) {
+            #expect(observer.kvoController.observationCount == 0)
+        }
+    }
+}
