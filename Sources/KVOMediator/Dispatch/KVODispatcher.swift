@@ -5,7 +5,7 @@
 /// their registrations. The dispatcher holds no lock of its own and no global table: a change takes
 /// only its object's lock, and callbacks run with no lock held.
 @usableFromInline
-final class KVODispatcher: Sendable {
+struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs no lazy initialisation
     /// The shared dispatcher.
     @usableFromInline
     static let shared = KVODispatcher()
@@ -29,6 +29,7 @@ final class KVODispatcher: Sendable {
     /// Starts a registration: subscribes it to what its key path reads, giving `reading` the value
     /// read, if the caller wants it. A key path that reads nothing observable ends it and throws.
     @usableFromInline
+    @inline(__always)
     func start<Object: KeyValueObservable, Value>(
         _ info: TypedKVOInfo<Object, Value>,
         on object: Object,
@@ -44,6 +45,7 @@ final class KVODispatcher: Sendable {
 
     /// Ends a registration: none of its callbacks starts after this returns (called from inside one
     /// of its callbacks, it does not wait for callbacks running on other threads).
+    @inline(__always)
     func end(_ info: KVOInfo) {
         info.cancel()
     }

@@ -35,14 +35,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
 
     /// Everything the lock guards: the table of slots and their registrations.
     private struct State {
-        /// The registrations that depend on one slot.
-        struct Entry {
-            var slot: SlotKey
-            /// For an `@Observed` property read through a typed key path, that key path (which names
-            /// the property precisely enough to tell a plain chain from a computed property).
-            var wrapped: AnyKeyPath?
-            var infos: InlineList<KVOInfo>
-        }
+        typealias Entry = SlotEntry
 
         /// The table's first entry, kept in the registrar's own memory: most observed objects have one
         /// observed slot, which then costs no allocation. (Entry 0; nil only when the table is empty.)
@@ -55,6 +48,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         var lifetimeInfos: [KVOInfo] = []
 
         /// The index of the entry for `slot` (0 is `firstSlot`, i is `slots[i - 1]`).
+        @inline(__always)
         func entryIndex(for slot: SlotKey) -> Int? {
             switch slot {
             case .field(let offset):
@@ -74,6 +68,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             }
         }
 
+        /// ``entryIndex(for:)`` as a call: what the notification path uses when the first entry is
+        /// not the one (kept out of its frame, which stays small for the common case).
+        @inline(never)
+        func entryIndexOutOfLine(for slot: SlotKey) -> Int? {
+            entryIndex(for: slot)
+        }
+
         @inline(__always)
         mutating func updateEntry(at index: Int, _ body: (inout Entry) -> Void) {
             if index == 0 { body(&firstSlot!) } else { body(&slots[index - 1]) }
@@ -91,6 +92,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         }
 
         /// Adds `info` to the slot `access` read; true when the table was empty before.
+        @inline(__always)
         mutating func add(_ info: KVOInfo, for access: Access) -> Bool {
             if ownerType == nil, let objectType = access.objectType { ownerType = objectType }
             if access.slot == .lifetime {
@@ -110,6 +112,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         }
 
         /// Removes `info` from `slot`; true when the table is then empty.
+        @inline(__always)
         mutating func remove(_ info: KVOInfo, for slot: SlotKey) -> Bool {
             if slot == .lifetime {
                 lifetimeInfos.removeAll { $0 === info }
@@ -123,7 +126,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
                 isEmpty = entry.infos.isEmpty
             }
             guard isEmpty else { return false }
-            if index == 0 { firstSlot = slots.popLast() } else { slots.remove(at: index - 1) }
+            if index == 0 {
+                firstSlot = slots.isEmpty ? nil : slots.removeLast()
+            } else {
+                slots.remove(at: index - 1)
+            }
             return firstSlot == nil
         }
 
@@ -230,7 +237,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         spinLock.lock()
         // The first entry inline: the common case of one observed slot, with no call.
         let firstMatches = if case .field(field)? = state.firstSlot?.slot { true } else { false }
-        guard let index = firstMatches ? 0 : state.entryIndex(for: .field(field)) else {
+        guard let index = firstMatches ? 0 : state.entryIndexOutOfLine(for: .field(field)) else {
             spinLock.unlock()
             return store()
         }
@@ -260,4 +267,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
         }
     }
+}
+
+/// The registrations that depend on one slot.
+struct SlotEntry {
+    var slot: SlotKey
+    /// For an `@Observed` property read through a typed key path, that key path (which names
+    /// the property precisely enough to tell a plain chain from a computed property).
+    var wrapped: AnyKeyPath?
+    var infos: InlineList<KVOInfo>
 }
