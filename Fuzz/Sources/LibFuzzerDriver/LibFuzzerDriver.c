@@ -1,0 +1,2 @@
+// Declarations only (see include/LibFuzzerDriver.h): libFuzzer defines them. SwiftPM needs a source file.
+#include "LibFuzzerDriver.h"
