@@ -40,7 +40,7 @@ struct SoakWorker {
         stats.stage = .tearingDown
         tally.notifications += live.end()
         stats.tally = tally
-        stats.stage = .done
+        // `.done` is set by the caller once this returns: releasing the locals may still hang.
     }
 
     /// The owner's sets: the cells, the chains' leaves, the transient cell; now and then the chains'

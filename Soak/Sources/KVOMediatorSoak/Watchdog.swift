@@ -3,7 +3,8 @@ import Synchronization
 
 /// Fails the run when a thread stops making progress: every second it reads each thread's progress, and
 /// a thread that is neither waiting for others nor done, and has not moved for `limit` seconds, is
-/// taken to be deadlocked. It prints every thread's stage and exits with status 3.
+/// taken to be deadlocked. It prints every thread's stage and exits with status 3. The main thread is
+/// watched too (last), through the joins and the release of every object at the end.
 final class Watchdog: Sendable {
     private let stats: [WorkerStats]
     private let limit: Double
@@ -48,10 +49,15 @@ final class Watchdog: Sendable {
         }
     }
 
+    /// The last stats watched are the main thread's.
+    private func name(_ index: Int) -> String {
+        index == stats.count - 1 ? "main thread" : "thread \(index)"
+    }
+
     private func fail(stuck index: Int) -> Never {
-        var report = "watchdog: thread \(index) made no progress for \(Int(limit)) s (a deadlock?)\n"
+        var report = "watchdog: \(name(index)) made no progress for \(Int(limit)) s (a deadlock?)\n"
         for (other, worker) in stats.enumerated() {
-            report += "  thread \(other): \(worker.stage), progress \(worker.progress.load(ordering: .relaxed))\n"
+            report += "  \(name(other)): \(worker.stage), progress \(worker.progress.load(ordering: .relaxed))\n"
         }
         let violations = Violations.shared.summary.count
         report += "violations so far: \(violations)\n"

@@ -2,7 +2,7 @@ import Synchronization
 
 /// What a soak thread is doing, for the watchdog.
 enum WorkerStage: Int, CustomStringConvertible {
-    case settingUp, running, endingSessions, waiting, checking, tearingDown, done
+    case settingUp, running, endingSessions, waiting, checking, tearingDown, releasingGroups, done
 
     var description: String {
         switch self {
@@ -12,6 +12,7 @@ enum WorkerStage: Int, CustomStringConvertible {
         case .waiting: "waiting for the other threads"
         case .checking: "checking its whole-phase registrations"
         case .tearingDown: "ending its whole-phase registrations"
+        case .releasingGroups: "releasing every group's objects"
         case .done: "done"
         }
     }

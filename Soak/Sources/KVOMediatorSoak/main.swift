@@ -10,16 +10,15 @@ import Foundation
 guard let options = SoakOptions.parse(Array(CommandLine.arguments.dropFirst())) else { exit(2) }
 
 /// Runs the threads for the given time and returns what they counted, once they are joined.
-func soak(_ options: SoakOptions) -> SoakOutcome {
+func soak(_ options: SoakOptions, watchedAs main: WorkerStats, stats: [WorkerStats]) -> SoakOutcome {
     let run = SoakRun(threads: options.threads)
-    let stats = (0..<options.threads).map { _ in WorkerStats() }
-    let watchdog = Watchdog(watching: stats, limit: 20)
-    watchdog.start()
     let threads = (0..<options.threads).map { index in
         SoakThread(name: "soak \(index)") { [stats] in
             SoakWorker(index: index, run: run, stats: stats[index]).main()
+            stats[index].stage = .done
         }
     }
+    main.stage = .waiting
     run.started.arriveAndWait()
     let begin = monotonicNanoseconds()
     let deadline = begin + UInt64(options.seconds * 1e9)
@@ -29,15 +28,21 @@ func soak(_ options: SoakOptions) -> SoakOutcome {
     run.stop()
     let elapsed = Double(monotonicNanoseconds() - begin) / 1e9
     for thread in threads { thread.join() }
-    watchdog.stop()
     var outcome = SoakOutcome(threads: options.threads, seconds: elapsed, tallies: stats.map(\.tally))
     for group in run.groups {
         for cell in group.cells { outcome.groupObjects.add(cell, kind: "cell") }
         outcome.groupObjects.add(group.root, kind: "chain root")
         outcome.groupObjects.add(group.transient, kind: "transient cell")
     }
+    main.stage = .releasingGroups  // returning releases `run`, and with it every group's objects
     return outcome
 }
 
-let outcome = soak(options)
+let stats = (0..<options.threads).map { _ in WorkerStats() }
+let mainStats = WorkerStats()
+let watchdog = Watchdog(watching: stats + [mainStats], limit: 20)
+watchdog.start()
+let outcome = soak(options, watchedAs: mainStats, stats: stats)
+mainStats.stage = .done
+watchdog.stop()
 exit(outcome.report() ? 0 : 1)
