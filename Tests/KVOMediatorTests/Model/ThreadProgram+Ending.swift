@@ -50,16 +50,13 @@ extension ThreadProgram {
         entries[slot].removeAll(where: which.matches)
     }
 
+    /// Invalidates or drops a token (holding no reference to it, so that dropping it ends it).
     mutating func endToken(in slot: Int, dropping: Bool) {
-        guard let (token, tally) = tokens[slot] else { return }
+        guard let tally = tokens[slot]?.tally else { return }
         tally.willEnd()
-        if dropping {
-            tokens[slot] = nil
-        } else {
-            token.invalidate()
-        }
+        if !dropping { tokens[slot]?.token.invalidate() }
+        tokens[slot] = nil
         tally.didEnd()
-        if !dropping { tokens[slot] = nil }
     }
 
     mutating func churn() {

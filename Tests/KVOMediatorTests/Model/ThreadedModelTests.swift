@@ -39,7 +39,7 @@ import Testing
         for violation in violations.prefix(10) {
             Issue.record("\(threads) threads, seed \(seed): \(violation)")
         }
-        #expect(violations.isEmpty, "\(violations.count) violations")
+        #expect(violations.count == 0, "violations, the first ones recorded above")
         #expect(journal.survivors == [], "still alive after the run")
         #expect(journal.allTallies.count > Self.stepsPerRun / 10, "too few registrations were made")
         #expect(journal.allTallies.reduce(0) { $0 + $1.requiredWrites } > 0, "no write had to be delivered")
