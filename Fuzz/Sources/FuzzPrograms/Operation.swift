@@ -17,16 +17,23 @@ enum Operation {
         case unobserveAll(Int)
         case unobserveItself
         case setValue(root: Int, Int)
+        case invalidateBag
     }
 
     /// A change made through an array proxy (`mutableArrayValue(for:)`) or by assigning the array.
     enum ArrayChange: Int {
         case append, insert, remove, replace, removeAll, removeLast, assign
+        case appendContents, insertContents, removeFirst, removeIndexes, replaceIndexes
     }
 
     /// A change made through a set proxy (`mutableSetValue(for:)`) or by assigning the set.
     enum SetChange: Int {
-        case insert, remove, removeAll, assign
+        case insert, remove, removeAll, assign, formUnion, subtract, formIntersection
+    }
+
+    /// What is done with the program's one `KVOObservationBag`.
+    enum BagChange: Int {
+        case store, invalidateAll, release
     }
 
     /// Announcing by hand: will/did pairs, nested, unmatched, and silent stores.
@@ -58,6 +65,7 @@ enum Operation {
     case changeSet(root: Int, SetChange, Int)
     case announce(root: Int, ManualChange, Int)
     case arm(ArmedAction)
+    case bag(BagChange, token: Int)
 
     static let roots = 3
     static let observers = 2
@@ -65,7 +73,7 @@ enum Operation {
 
     /// Decodes the next operation; any bytes make some operation.
     init(_ input: inout ByteReader) {
-        let opcode = input.int(below: 24)
+        let opcode = input.int(below: 25)
         let root = input.int(below: Self.roots)
         let slot = input.int(below: Self.observers)
         func path() -> ObservedPath { ObservedPath(rawValue: input.int(below: ObservedPath.allCases.count))! }
@@ -93,26 +101,28 @@ enum Operation {
         case 18: self = .setMiddleValue(root: root, value())
         case 19: self = .setLeaf(root: root, present: input.int(below: 2) == 1)
         case 20: self = .setLeafValue(root: root, value())
-        case 21: self = .changeArray(root: root, ArrayChange(rawValue: input.int(below: 7))!, value(), value())
+        case 21: self = .changeArray(root: root, ArrayChange(rawValue: input.int(below: 12))!, value(), value())
         case 22:
             if input.int(below: 2) == 0 {
-                self = .changeSet(root: root, SetChange(rawValue: input.int(below: 4))!, value())
+                self = .changeSet(root: root, SetChange(rawValue: input.int(below: 7))!, value())
             } else {
                 self = .announce(root: root, ManualChange(rawValue: input.int(below: 7))!, value())
             }
-        default: self = .arm(Self.armedAction(&input, root: root, slot: slot))
+        case 23: self = .arm(Self.armedAction(&input, root: root, slot: slot))
+        default: self = .bag(BagChange(rawValue: input.int(below: 3))!, token: input.int(below: Self.tokens))
         }
     }
 
     private static func armedAction(_ input: inout ByteReader, root: Int, slot: Int) -> ArmedAction {
-        switch input.int(below: 7) {
+        switch input.int(below: 8) {
         case 0: .releaseController(slot)
         case 1: .releaseWatcher(slot)
         case 2: .releaseToken(input.int(below: tokens))
         case 3: .invalidateToken(input.int(below: tokens))
         case 4: .unobserveAll(slot)
         case 5: .unobserveItself
-        default: .setValue(root: root, Int(input.byte()))
+        case 6: .setValue(root: root, Int(input.byte()))
+        default: .invalidateBag
         }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import KVOMediator
 
 extension Program {
@@ -65,8 +66,11 @@ extension Program {
     private func changeArray(of root: Root, _ change: Operation.ArrayChange, _ value: Int, _ position: Int) {
         let items = root.mutableArrayValue(for: \.items)
         let count = items.count
-        let grows = change == .append || change == .insert
+        let grows = [.append, .insert, .appendContents, .insertContents].contains(change)
         guard !(grows && count >= 16), grows || change == .assign || count > 0 else { return }
+        // Some of the elements, chosen by the bits of `position` (possibly none: then nothing is announced).
+        let chosen = IndexSet((0..<count).filter { position & (1 << $0) != 0 })
+        if chosen.isEmpty, change == .removeIndexes || change == .replaceIndexes { return }
         expectChange(of: .items, on: root)
         switch change {
         case .append: items.append(value)
@@ -76,6 +80,11 @@ extension Program {
         case .removeAll: items.removeAll()
         case .removeLast: items.removeLast()
         case .assign: root.items = [value, position]
+        case .appendContents: items.append(contentsOf: [value, position])
+        case .insertContents: items.insert(contentsOf: [value, value], at: position % (count + 1))
+        case .removeFirst: items.removeFirst()
+        case .removeIndexes: items.remove(at: chosen)
+        case .replaceIndexes: items.replace(at: chosen, with: chosen.map { $0 + value })
         }
     }
 
@@ -88,6 +97,9 @@ extension Program {
         case .remove: tags.remove(value)
         case .removeAll: tags.removeAll()
         case .assign: root.tags = [value]
+        case .formUnion: tags.formUnion([value, (value + 1) % 8])
+        case .subtract: tags.subtract([value, (value + 3) % 8])
+        case .formIntersection: tags.formIntersection([value])
         }
     }
 

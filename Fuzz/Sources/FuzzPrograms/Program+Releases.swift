@@ -19,11 +19,13 @@ extension Program {
         watchers[slot] = nil
     }
 
-    /// Lets token `slot` go: its deinit ends its registration.
+    /// Lets token `slot` go: its deinit ends its registration, unless the bag holds it too.
     func releaseToken(_ slot: Int) {
         guard let token = tokens[slot] else { return }
-        for registration in registrations where registration.token === token {
-            registration.state = .ended
+        let mine = registrations.filter { $0.token === token }
+        if !mine.contains(where: \.isInBag) {
+            for registration in mine { registration.state = .ended }
+            released.watch(token, "a released token (slot \(slot))")
         }
         tokens[slot] = nil
     }
@@ -53,6 +55,7 @@ extension Program {
         case .setValue(let slot, let value):
             guard let root = roots[slot] else { return }
             set(\.value, of: root, to: value, announcing: .value)
+        case .invalidateBag: changeBag(.invalidateAll, token: 0)
         }
     }
 

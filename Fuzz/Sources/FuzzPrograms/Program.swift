@@ -16,6 +16,9 @@ final class Program: @unchecked Sendable {
     var watchers: [Watcher?] = Array(repeating: nil, count: Operation.observers)
     var controllers: [KVOController<Watcher>?] = Array(repeating: nil, count: Operation.observers)
     var tokens: [KVOObservation?] = Array(repeating: nil, count: Operation.tokens)
+    /// The one bag, and how many tokens it should hold.
+    var bag: KVOObservationBag?
+    var bagCount = 0
     var registrations: [Registration] = []
     /// Keeps each keyPaths call's group alive: its address is the context the library passes back.
     var groups: [RegistrationGroup] = []
@@ -87,6 +90,7 @@ final class Program: @unchecked Sendable {
         }
         checkControllerCounts()
         checkTokens()
+        invariant((bag?.count ?? 0) == bagCount, "the bag holds \(bag?.count ?? 0) tokens, not \(bagCount)")
     }
 
     private func perform(_ operation: Operation) {
@@ -113,6 +117,7 @@ final class Program: @unchecked Sendable {
         case .invalidateToken(let slot): invalidateToken(slot)
         case .releaseToken(let slot): releaseToken(slot)
         case .arm(let action): armed = action
+        case .bag(let change, let slot): changeBag(change, token: slot)
         default: change(operation)
         }
     }
@@ -145,6 +150,7 @@ final class Program: @unchecked Sendable {
     /// invalid (its object is gone), and every object the program made must have deinitialised.
     private func tearDown() {
         armed = nil
+        changeBag(.release, token: 0)
         for slot in controllers.indices { releaseController(slot) }
         for slot in watchers.indices { releaseWatcher(slot) }
         roots = roots.map { _ in nil }

@@ -36,6 +36,8 @@ final class Registration: @unchecked Sendable {
     weak var token: KVOObservation?
     /// True while a token's `observe` call runs: its `.initial` callback comes before the token exists.
     var isStarting = false
+    /// Whether its token is in the program's bag, which keeps it alive and ends it with the bag.
+    var isInBag = false
     var state: State
     /// Callbacks received, and callbacks the program's count model expects.
     var received = 0
