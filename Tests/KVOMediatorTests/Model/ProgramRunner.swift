@@ -108,7 +108,12 @@ enum ProgramRunner {
             lines.append(String(format: "%4d  ", index) + "\(operation)" + (numbers.isEmpty ? "" : "  // \(numbers)"))
         }
         if failure.operation >= length {
-            lines.append("      … then the teardown, whose operation \(failure.operation - length) failed")
+            // The teardown the model derives from where the prefix leaves the world.
+            var model = ReferenceModel()
+            for operation in program.prefix(length) { _ = model.apply(operation) }
+            for (offset, operation) in model.teardown().enumerated() {
+                lines.append(String(format: "%4d  ", length + offset) + "\(operation)  // teardown")
+            }
         }
         lines.append("At operation \(failure.operation):")
         lines.append(failure.message)
