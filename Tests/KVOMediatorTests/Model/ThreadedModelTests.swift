@@ -9,9 +9,10 @@ import Testing
 /// other threads write other properties of the same object; everything is released at the end; and
 /// the threads finish (a thread still running after two minutes fails the test).
 @Suite struct ThreadedModelTests {
-    /// Each run's steps, over all its threads: a quarter of `KVO_MODEL_OPERATIONS`, in two runs.
+    /// Each run's steps, over all its threads: a quarter of `KVO_MODEL_OPERATIONS`, in two runs (at least
+    /// 2,000, enough for writes to fall inside registrations' windows).
     static var stepsPerRun: Int {
-        max(200, ReferenceModelTests.operations / 8)
+        max(2_000, ReferenceModelTests.operations / 8)
     }
 
     @Test(.enabled(if: ReferenceModelTests.replayedSeed == nil), arguments: [4, 8])
