@@ -78,18 +78,20 @@ extension KVOInfo {
 
     /// The slots this registration depends on, in the order they were read, each with its property
     /// name and the typed key path that read it.
+    ///
+    /// A slot the library cannot name (custom storage the type does not name) has an empty name.
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
-        var held = InlineList<Unmanaged<KVORegistrar>>()
-        let slots: [(name: String, wrapped: AnyKeyPath?)] = StripedLocks.lock(for: self).withLock {
+        // Collected under the lock, described after it: naming custom storage asks the type.
+        let read: [(registrar: Unmanaged<KVORegistrar>, slot: SlotKey)] = StripedLocks.lock(for: self).withLock {
             dependencies.compactMap { dependency in
                 if dependency.slot == .lifetime { return nil }
-                guard let registrar = dependency.retainedRegistrar() else { return nil }
-                held.append(registrar)
-                let described = registrar._withUnsafeGuaranteedRef { $0.describe(dependency.slot) }
-                return (described.name ?? String(describing: dependency.slot), described.wrapped)
+                return dependency.retainedRegistrar().map { ($0, dependency.slot) }
             }
         }
-        for registrar in held { registrar.release() }
-        return slots
+        defer { for (registrar, _) in read { registrar.release() } }
+        return read.map { registrar, slot in
+            let described = registrar._withUnsafeGuaranteedRef { $0.describe(slot) }
+            return (described.name ?? "", described.wrapped)
+        }
     }
 }

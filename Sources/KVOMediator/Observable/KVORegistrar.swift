@@ -203,12 +203,20 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         spinLock.withLock { state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
     }
 
-    /// The property name of a slot (for `@Observed` properties) and the typed key path that read it.
+    /// The name of a slot (an `@Observed` property's, or the name the type gives custom storage in
+    /// ``KeyValueObservable/keyPathName(for:)``) and, for a property, the typed key path that read it.
     func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
-        spinLock.withLock {
-            guard case .field(let offset) = slot else { return (nil, nil) }
-            let name = state.ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }
-            return (name, state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped })
+        let (ownerType, wrapped) = spinLock.withLock {
+            (state.ownerType, state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped })
+        }
+        switch slot {
+        case .field(let offset):
+            return (ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }, wrapped)
+        case .keyPath(let keyPath):
+            // The type's own code: asked with no lock held.
+            return ((ownerType as? any KeyValueObservable.Type)?.keyPathName(for: keyPath), nil)
+        case .lifetime:
+            return (nil, nil)
         }
     }
 

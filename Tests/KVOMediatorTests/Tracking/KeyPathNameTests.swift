@@ -105,4 +105,16 @@ import Testing
         #expect(records.changes.map(\.keyPathName) == ["address.city"])
         #expect(areas.changes.map(\.keyPathName) == ["<computed from radius>"])
     }
+
+    @Test func customStorageIsNamedByItsTypeOrNotAtAllNeverByADebugFormat() {
+        let thermometer = Thermometer()
+        let observer = TestObserver()
+        let names = Recorded<String>()
+        observer.kvoController.observe(thermometer, keyPath: \.celsius) { _, _, change in
+            names.append(change.keyPathName)
+        }
+        thermometer.celsius = 25
+        #expect(names.values.count == 1)
+        #expect(names.values.allSatisfy { !$0.contains("0x") && !$0.contains("\\") })
+    }
 }
