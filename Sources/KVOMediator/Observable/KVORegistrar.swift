@@ -206,7 +206,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// The name of a slot (an `@Observed` property's, or the name the type gives custom storage in
     /// ``KeyValueObservable/keyPathName(for:)``) and, for a property, the typed key path that read it.
     func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
-        let (ownerType, wrapped) = spinLock.withLock {
+        let (ownerType, wrapped): (AnyObject.Type?, AnyKeyPath?) = spinLock.withLock {
             (state.ownerType, state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped })
         }
         switch slot {
