@@ -27,10 +27,10 @@ extension KVOInfo {
     /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
     /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
     /// object exactly while it reads nothing of it (a computed property that stopped reading its own
-    /// object still ends with it).
+    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
-    final func prune(keeping accesses: [Access], ticket: UInt32) {
+    final func prune(keeping accesses: [Access], ticket: UInt32, leafKey: UInt = 0) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
@@ -55,9 +55,43 @@ extension KVOInfo {
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
+            if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
         }
         lock.unlock()
         for registrar in held { registrar.release() }
+    }
+
+    /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the
+    /// key path is a chain of `@Observed` properties whose every link was there.
+    ///
+    /// Whether it is a chain depends on the types of what it read, not on their values, so it is
+    /// worked out again only when it reads a different number of slots: from the types, and then
+    /// `valueIsLeafs()` checks that the value read is the last link's (a computed property reading
+    /// the same links may transform it).
+    final func leafKey(of accesses: [Access], valueIsLeafs: () -> Bool) -> UInt {
+        guard let last = accesses.last, case .field(let field) = last.slot, accesses.count < 0x40 else { return 0 }
+        let count = UInt8(accesses.count)
+        var memo = chainMemo.load(ordering: .relaxed)
+        if memo & 0x3F != count || memo & 0xC0 == 0 {
+            memo = count | (readsChain(accesses) && valueIsLeafs() ? 0x80 : 0x40)
+            chainMemo.store(memo, ordering: .relaxed)
+        }
+        return memo & 0x80 != 0 ? KVOInfo.leafKey(last.registrar, field: field) : 0
+    }
+
+    /// Whether `accesses` are the links of this registration's key path, in order, each an `@Observed`
+    /// property, the last one's value being the key path's value.
+    func readsChain(_ accesses: [Access]) -> Bool {
+        guard accesses.allSatisfy({ if case .field = $0.slot { true } else { false } }) else { return false }
+        if let stringKeyPath {
+            // A string key path reads exactly the properties it names, each once: all of them when whole.
+            return stringKeyPath.utf8.count(where: { $0 == UInt8(ascii: ".") }) + 1 == accesses.count
+        }
+        guard readerKind != 2, accesses.allSatisfy({ $0.wrapped != nil }) else { return false }
+        // One link: the key path is that very property (the same property through a subclass's key
+        // path, or a computed property reading it, is not known to be it).
+        if accesses.count == 1 { return sameKeyPath(accesses[0].wrapped, keyPath) }
+        return chainName(of: keyPath, reads: accesses.map { (name: "_", wrapped: $0.wrapped) }) != nil
     }
 
     func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {

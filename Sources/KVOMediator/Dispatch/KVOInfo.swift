@@ -23,6 +23,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var appliedTicket: UInt32 = 0
     @exclusivity(unchecked) var closed = false
+    /// Whether the key path is a chain of `@Observed` properties when it reads this many slots: the
+    /// count in the low 6 bits, and 0x80 (a chain) or 0x40 (not one); 0 when not known yet.
+    let chainMemo = Atomic<UInt8>(0)
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
@@ -38,6 +41,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
     let owner: ObjectPin<AnyObject>?
+    /// The slot whose value is this registration's value, when its key path is a chain of `@Observed`
+    /// properties whose links are all there (``leafKey(_:field:)``; 0 for none). A set of that slot
+    /// is then delivered from the setter's own old and new values, as a direct registration's is:
+    /// nothing is re-read and nothing re-subscribed, since the links before it did not change; and a
+    /// collection mutation of it delivers its kind and indexes. Written by the newest evaluation.
+    let leaf = Atomic<UInt>(0)
     /// What few registrations need (see `Extras`); nil for most.
     @exclusivity(unchecked) var extras: Extras?
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
@@ -138,18 +147,41 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         return object.load()
     }
 
+    /// Identifies a slot of a registrar in one word, for ``leaf``: the registrar's address and the
+    /// field's offset (0, which is no slot, for offsets that do not fit).
+    @inline(__always)
+    static func leafKey(_ registrar: KVORegistrar, field: Int) -> UInt {
+        let address = UInt(bitPattern: Unmanaged.passUnretained(registrar).toOpaque())
+        guard UInt(bitPattern: field) < 0x1_0000, address < (1 &<< 48) else { return 0 }
+        return address &<< 16 | UInt(bitPattern: field)
+    }
+
+    /// Whether a set of the slot `key` (``leafKey(_:field:)``) is delivered from the setter's values:
+    /// the slot is this registration's direct property or the leaf of its chain.
+    @inline(__always)
+    final func takesValues(ofSlot key: UInt) -> Bool {
+        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
+        isDirect || (key != 0 && readerKind != 2 && leaf.load(ordering: .relaxed) == key)
+    }
+
+    /// Whether the value of the slot `key` is this registration's value: it is its direct property or
+    /// the leaf of its chain, whatever its form.
+    @inline(__always)
+    final func observesValue(ofSlot key: UInt) -> Bool {
+        isDirect || (key != 0 && leaf.load(ordering: .relaxed) == key)
+    }
+
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
     /// new values are the change and nothing needs re-reading or re-tracking.
     final var isDirect: Bool {
         RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isDirect
     }
 
-    /// Found to be direct when starting: delivered from the setter's values from now on, unless it
-    /// wants whole values (streams), which collection mutations must re-read.
+    /// Found to be direct when starting: sets are delivered from the setter's values from now on.
+    /// (Collection mutations give a registration that wants whole values a setting: see
+    /// `mutateCollection`.)
     final func markDirect() {
-        if !wantsWholeValues {
-            gate.bitwiseOr(RegistrationGate(rawValue: 0).markingDirect().rawValue, ordering: .relaxed)
-        }
+        gate.bitwiseOr(RegistrationGate(rawValue: 0).markingDirect().rawValue, ordering: .relaxed)
     }
 
     /// Subscribed to what it depends on: observing from now on, unless cancelled meanwhile.
@@ -174,21 +206,57 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     // MARK: Notifications (overridden by the typed subclass)
 
-    /// Before a set of a direct registration's slot: the prior record, if asked for.
+    /// The object a record of a set of `changed` goes with: `changed` itself for a direct registration,
+    /// the observed object (retained, if it is still there) for a chain's leaf. Inside the gate.
+    @inline(__always)
+    private func withObservedObject(changed: AnyObject, _ body: (AnyObject) -> Void) {
+        if isDirect { return body(changed) }
+        if let root = object.load() { body(root) }
+    }
+
+    /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
+    /// record, if asked for.
     final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
         guard options.contains(.prior) else { return }
-        deliver { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
+        deliver {
+            withObservedObject(changed: object) {
+                callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)
+            }
+        }
     }
 
-    /// After a set of a direct registration's slot: the change record from the setter's own values.
+    /// After a set of the slot this registration takes values of: the change record from the setter's
+    /// own values.
     final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
-        deliver { callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false) }
+        deliver {
+            withObservedObject(changed: object) {
+                callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+            }
+        }
     }
 
-    /// A whole set of a direct registration's slot, already inside the gate (entered under the
-    /// registrar's lock): the prior record, `store`, the change record; then leaves the gate.
+    /// A whole set of the slot this registration takes values of, already inside the gate (entered
+    /// under the registrar's lock): the prior record, `store`, the change record; then leaves the gate.
     final func setDirect(
         object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        if isDirect {
+            setDirect(delivering: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        } else if let root = self.object.load() {
+            setDirect(delivering: root, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        } else {
+            store()
+            leave()
+        }
+    }
+
+    @inline(__always)
+    private func setDirect(
+        delivering object: AnyObject,
         oldValue: UnsafeRawPointer,
         newValue: UnsafeRawPointer,
         type: Any.Type,

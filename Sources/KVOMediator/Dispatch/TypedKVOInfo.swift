@@ -108,7 +108,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)
-        prune(keeping: accesses, ticket: ticket)
+        prune(keeping: accesses, ticket: ticket, leafKey: leafKey(of: accesses) { isLeafValue(value, accesses) })
         // (A string key path is its own name, and its key path object is new each time.)
         if stringKeyPath == nil { KeyPathNameCache.recordFirst(of: keyPath, reads: accesses) }
         let root = object.kvoRegistrar
@@ -138,6 +138,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         markStarted()
     }
 
+    /// Whether `value`, read through the key path, is the value of the last property it read (a
+    /// chain's leaf), as far as can be told: equal values, or the same object; values that cannot be
+    /// compared are taken to be.
+    private func isLeafValue(_ value: Value, _ accesses: [Access]) -> Bool {
+        guard stringKeyPath == nil, let last = accesses.last, let object = last.object, let wrapped = last.wrapped
+        else { return true }
+        let leafValue = untracked { boxedValue(at: wrapped, of: object) }
+        return haveSameValue(value as Any, leafValue as Any)
+    }
+
     /// Delivers the `.initial` record, if asked for, synchronously.
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
@@ -159,8 +169,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             isPrior: true,
             holder: self
         )
-        let object = unsafeDowncast(object, to: Object.self)
-        deliver { callRecord(object: object, change) }
+        deliverCollectionRecord(change, changed: object)
     }
 
     override func changeCollection<Source: AnyObject, Elements>(
@@ -177,8 +186,18 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             indexes: indexes,
             holder: self
         )
-        let object = unsafeDowncast(object, to: Object.self)
-        deliver { callRecord(object: object, change) }
+        deliverCollectionRecord(change, changed: object)
+    }
+
+    /// Delivers a collection record: with the changed object for a direct registration, with the
+    /// observed object for a chain ending at the collection.
+    private func deliverCollectionRecord(_ change: KVOChange<Value>, changed: AnyObject) {
+        if isDirect {
+            let object = unsafeDowncast(changed, to: Object.self)
+            deliver { callRecord(object: object, change) }
+        } else if let object = loadTypedObject() {
+            deliver { callRecord(object: object, change) }
+        }
     }
 
     override func captureBeforeChange() -> CapturedValue {
@@ -201,7 +220,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let tracker = AccessTracker(subscribing: self)
         let newValue = tracker.run { evaluate(object) }
         // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
-        withExtendedLifetime(object) { prune(keeping: tracker.accesses, ticket: ticket) }
+        let accesses = tracker.accesses
+        let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
+        withExtendedLifetime(object) { prune(keeping: accesses, ticket: ticket, leafKey: leafKey) }
         var oldValue: Value? = nil
         if case .value(let value) = captured { oldValue = (value as! Value) }
         let change = KVOChange<Value>(
@@ -211,4 +232,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         )
         deliver { callRecord(object: object, change) }
     }
+}
+
+/// The value at `keyPath` of `object`, boxed (nil if the key path is not of the object's class).
+private func boxedValue<Root: AnyObject>(at keyPath: AnyKeyPath, of object: Root) -> Any? {
+    object[keyPath: keyPath]
 }

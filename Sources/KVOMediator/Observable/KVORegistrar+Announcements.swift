@@ -126,9 +126,19 @@ extension KVORegistrar {
             return
         }
         let infos = infos(readBy: accesses, keyPath: keyPath)
-        // Only registrations of exactly this collection get its kind and indexes; the rest re-read.
+        // Registrations whose value is this collection (its property, or a chain or string key path
+        // ending at it) get its kind and indexes; the rest, and those that want whole values, re-read.
+        // (Only when the proxy's key path is that `@Observed` property itself, as read by its getter.)
+        var slotKey: UInt = 0
+        if accesses.count == 1, case .field(let field) = accesses[0].slot, let wrapped = accesses[0].wrapped,
+            type(of: wrapped).valueType == Collection.self
+        {
+            slotKey = KVOInfo.leafKey(self, field: field)
+        }
         let captured = announceBefore(to: infos) { info in
-            guard info.isDirect, sameKeyPath(info.keyPath, keyPath) else { return false }
+            guard !info.wantsWholeValues,
+                info.isDirect ? sameKeyPath(info.keyPath, keyPath) : info.observesValue(ofSlot: slotKey)
+            else { return false }
             info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
             return true
         }

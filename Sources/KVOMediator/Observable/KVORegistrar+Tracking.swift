@@ -33,7 +33,9 @@ extension KVORegistrar {
     func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
         verifyStored(in: object)
-        tracker.record(Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object)))
+        tracker.record(
+            Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object), object: object)
+        )
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).
@@ -48,6 +50,6 @@ extension KVORegistrar {
     func access(field: Int, of object: AnyObject) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
         verifyStored(in: object)
-        tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))
+        tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object), object: object))
     }
 }

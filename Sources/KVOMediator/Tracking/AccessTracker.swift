@@ -21,6 +21,9 @@ struct Access {
     var wrapped: AnyKeyPath? = nil
     /// The class of the object read, which names its fields.
     var objectType: AnyObject.Type? = nil
+    /// The object read (held while the evaluation's reads are), for checking that a chain's value is
+    /// its last link's.
+    var object: AnyObject? = nil
 }
 
 /// Collects the observable reads made while a key path is evaluated.

@@ -170,7 +170,6 @@ struct ProgramGenerator {
         }
         if form == .string {
             guard let key = keys.first, key.stringPath != nil else { return nil }
-            if avoidsKnownIssues && (key == .songs || key == .tags) { return nil }
         }
         if avoidsKnownIssues, keys.contains(.chain),
             meetsTheOtherFormOfABrokenChain(slot: slot, target: target, isString: form == .string)
