@@ -77,12 +77,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         loadObject().map { unsafeDowncast($0, to: Object.self) }
     }
 
-    /// Reads the value, then the declared affecting key paths, so that a tracker sees what both read.
-    private func evaluate(_ object: Object) -> Value {
+    /// Reads the value, then what is declared to affect it, recursively, so that `tracker` sees what
+    /// both read.
+    private func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
         let value = read(object)
-        for affecting in type(of: object).keyPathsAffectingValue(for: keyPath) {
-            _ = object[keyPath: affecting]
-        }
+        tracker.readDeclared(affecting: keyPath, of: object)
         return value
     }
 
@@ -102,7 +101,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
-        let value = tracker.run { evaluate(object) }
+        let value = tracker.run { evaluate(object, tracker) }
         let accesses = tracker.accesses
         guard !accesses.isEmpty else {
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
@@ -218,7 +217,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard let object = loadTypedObject() else { return }
         let ticket = nextTicket()
         let tracker = AccessTracker(subscribing: self)
-        let newValue = tracker.run { evaluate(object) }
+        let newValue = tracker.run { evaluate(object, tracker) }
         // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
         let accesses = tracker.accesses
         let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }

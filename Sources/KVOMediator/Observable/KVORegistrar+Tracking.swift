@@ -29,20 +29,28 @@ extension KVORegistrar {
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
     /// through `wrapped`, to the tracker active on this thread, if any.
+    /// What the property declares affects it is read with it (``AccessTracker/readDeclared(affecting:of:)``).
     @usableFromInline
-    func _access(_ wrapped: AnyKeyPath, field: Int, of object: AnyObject) {
+    func _access<Object: KeyValueObservable>(_ wrapped: AnyKeyPath, field: Int, of object: Object) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
         verifyStored(in: object)
-        tracker.record(
-            Access(registrar: self, slot: .field(field), wrapped: wrapped, objectType: type(of: object), object: object)
+        let access = Access(
+            registrar: self,
+            slot: .field(field),
+            wrapped: wrapped,
+            objectType: type(of: object),
+            object: object
         )
+        if tracker.record(access) { tracker.readDeclared(affecting: wrapped, of: object) }
     }
 
-    /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``).
-    func access(customStorage keyPath: AnyKeyPath, of object: AnyObject) {
+    /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``),
+    /// with what it declares affects it.
+    func access<Object: KeyValueObservable>(customStorage keyPath: AnyKeyPath, of object: Object) {
         guard let tracker = ThreadContext.currentIfPresent?.tracker else { return }
         verifyStored(in: object)
-        tracker.record(Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object)))
+        let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object), object: object)
+        if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }
     }
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name

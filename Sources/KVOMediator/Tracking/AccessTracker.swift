@@ -38,12 +38,54 @@ final class AccessTracker {
         self.registration = registration
     }
 
-    func record(_ access: Access) {
+    /// How many reads were reported, repeated ones included.
+    private var readCount = 0
+    /// The declared dependencies read so far, by object and key path: each is read once, so that
+    /// declarations that form a cycle end.
+    private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+
+    /// Records a read; true if it was not recorded before.
+    @discardableResult
+    func record(_ access: Access) -> Bool {
+        readCount &+= 1
         for recorded in accesses where recorded.registrar === access.registrar && recorded.slot == access.slot {
-            return
+            return false
         }
         accesses.append(access)
         registration?.subscribe(access)
+        return true
+    }
+
+    /// Reads what `object`'s class declares affects `keyPath` (``KeyValueObservable/keyPathsAffectingValue(for:)``),
+    /// and, recursively, what affects those: wherever a property is read (at the root of an observed
+    /// key path, through a chain, inside a computed property), what it declares is read with it, as
+    /// Cocoa resolves `keyPathsForValuesAffectingValueForKey:`. A declared key path whose reading
+    /// reports no read counts as a slot itself: its manual `willChangeValue(for:)` / `didChangeValue(for:)`
+    /// then announce the change.
+    func readDeclared<Object: KeyValueObservable>(affecting keyPath: AnyKeyPath, of object: Object) {
+        // (Only for a registration: probing what a key path reads, to announce a change of it, is
+        // about that key path's own storage.)
+        guard registration != nil else { return }
+        let declared = type(of: object).keyPathsAffectingValue(for: keyPath)
+        guard !declared.isEmpty else { return }
+        let id = ObjectIdentifier(object)
+        for affecting in declared {
+            if declaredReads.contains(where: { $0.object == id && sameKeyPath($0.keyPath, affecting) }) { continue }
+            declaredReads.append((id, affecting))
+            let before = readCount
+            _ = object[keyPath: affecting]
+            if readCount == before {
+                record(
+                    Access(
+                        registrar: object.kvoRegistrar,
+                        slot: .keyPath(affecting),
+                        objectType: type(of: object),
+                        object: object
+                    )
+                )
+            }
+            readDeclared(affecting: affecting, of: object)
+        }
     }
 
     /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
