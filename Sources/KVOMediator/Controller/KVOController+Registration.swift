@@ -74,9 +74,9 @@ extension KVOController {
         // is ignored; otherwise the registration takes its place before it starts.
         // (With the registrations of the other form, string or typed, if there are any.)
         let (observed, otherForm): (Bool, InlineList<KVOInfo>) = lock.withLock {
-            if table.contains(id, where: { sameKeyPath($0.keyPath, keyPath) }) { return (true, InlineList()) }
+            if table.contains(id, keyPath: keyPath) { return (true, InlineList()) }
             var otherForm = InlineList<KVOInfo>()
-            if table.contains(id, where: { ($0.stringKeyPath == nil) != (stringKeyPath == nil) }) {
+            if table.containsOtherForm(id, isString: stringKeyPath != nil) {
                 otherForm = table.infos(of: id)
                 otherForm.removeAll { ($0.stringKeyPath == nil) == (stringKeyPath == nil) }
             }

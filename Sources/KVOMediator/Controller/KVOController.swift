@@ -77,10 +77,10 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        if remove(from: object, where: { $0.keyPath === keyPath || $0.keyPath == keyPath }) { return }
+        if remove(from: object, keyPath: keyPath) { return }
         // Not observed in this form: it may have been observed as a string key path.
         let hasStringForm = lock.withLock {
-            table.contains(ObjectIdentifier(object)) { $0.stringKeyPath != nil }
+            table.containsOtherForm(ObjectIdentifier(object), isString: false)
         }
         guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
         remove(from: object) { $0.stringKeyPath == namePath }
@@ -92,6 +92,18 @@ public final class KVOController<Observer: AnyObject> {
         let id = ObjectIdentifier(object)
         let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
             let removed = table.removeAll(of: id, where: matches)
+            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
+        }
+        KVODispatcher.shared.end(removed)
+        withExtendedLifetime(retained) {}
+        return !removed.isEmpty
+    }
+
+    /// Removes and cancels the registration of `keyPath` on `object`; true if there was one.
+    func remove<Object: KeyValueObservable>(from object: Object, keyPath: AnyKeyPath) -> Bool {
+        let id = ObjectIdentifier(object)
+        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
+            let removed = table.removeAll(of: id, keyPath: keyPath)
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
         KVODispatcher.shared.end(removed)

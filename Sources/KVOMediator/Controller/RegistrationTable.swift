@@ -5,14 +5,59 @@
 /// where a dictionary of per-object lists costs a bucket per object plus a list. It grows past 4/5
 /// full and shrinks below 1/8; removal shifts later buckets back, so no bucket is ever a tombstone and
 /// a probe ends at the first empty bucket.
+///
+/// An object with more than `indexThreshold` registrations has one bucket instead, holding an
+/// ``ObjectIndex`` of them by key path: finding, adding or removing one of its key paths then costs
+/// the same with ten or ten thousand (FBKVOController's per-object set), not a walk over them all.
 struct RegistrationTable {
     private struct Bucket {
-        /// The object's address; 0 in an empty bucket.
+        /// The object's address, with `indexTag` set when `item` is an ``ObjectIndex``; 0 in an empty bucket.
         var key: UInt
-        var info: KVOInfo?
+        /// A ``KVOInfo``, or an ``ObjectIndex`` (see `key`).
+        var item: AnyObject?
 
-        static let empty = Bucket(key: 0, info: nil)
+        static var empty: Bucket { Bucket(key: 0, item: nil) }
+
+        var isIndex: Bool { key & RegistrationTable.indexTag != 0 }
+        var objectKey: UInt { key & ~RegistrationTable.indexTag }
+        var info: KVOInfo { unsafeDowncast(item.unsafelyUnwrapped, to: KVOInfo.self) }
+        var index: ObjectIndex { unsafeDowncast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
     }
+
+    /// One object's registrations, by key path (several may share one: the table does not dedupe).
+    final class ObjectIndex {
+        var byKeyPath: [AnyKeyPath: InlineList<KVOInfo>] = [:]
+        var count = 0
+        /// How many were made with a string key path.
+        var stringForms = 0
+
+        func insert(_ info: KVOInfo) {
+            byKeyPath[info.keyPath, default: InlineList()].append(info)
+            count &+= 1
+            if info.stringKeyPath != nil { stringForms &+= 1 }
+        }
+
+        /// Removes `info` (by identity); true if it was there.
+        func remove(_ info: KVOInfo) -> Bool {
+            guard var list = byKeyPath[info.keyPath], let position = list.lastIndex(where: { $0 === info }) else {
+                return false
+            }
+            list.remove(at: position)
+            byKeyPath[info.keyPath] = list.isEmpty ? nil : list
+            count &-= 1
+            if info.stringKeyPath != nil { stringForms &-= 1 }
+            return true
+        }
+
+        func forEachInfo(_ body: (KVOInfo) -> Void) {
+            for list in byKeyPath.values { list.forEachElement(body) }
+        }
+    }
+
+    /// Object addresses are aligned, so their low bit is free to tag a bucket holding an ``ObjectIndex``.
+    fileprivate static let indexTag: UInt = 1
+    /// How many registrations of one object its buckets hold before they move into an ``ObjectIndex``.
+    static let indexThreshold = 8
 
     /// Empty, or a power of two long.
     private var buckets: [Bucket] = []
@@ -37,21 +82,45 @@ struct RegistrationTable {
 
     // MARK: Reading
 
-    /// Calls `body` with each registration on the object, until it returns false.
-    private func forEach(of id: ObjectIdentifier, _ body: (Int, KVOInfo) -> Bool) {
+    /// The object's index, if its registrations are in one.
+    private func objectIndex(of id: ObjectIdentifier) -> ObjectIndex? {
+        guard count > 0 else { return nil }
+        let tagged = Self.key(id) | Self.indexTag
+        var index = home(of: Self.key(id))
+        while buckets[index].key != 0 {
+            if buckets[index].key == tagged { return buckets[index].index }
+            index = (index &+ 1) & mask
+        }
+        return nil
+    }
+
+    /// Calls `body` with each registration on the object held in a bucket of its own (not in an
+    /// index), with its bucket's position, until it returns false.
+    private func forEachInBuckets(of id: ObjectIdentifier, _ body: (Int, KVOInfo) -> Bool) {
         guard count > 0 else { return }
         let key = Self.key(id)
         var index = home(of: key)
         while buckets[index].key != 0 {
-            if buckets[index].key == key, !body(index, buckets[index].info.unsafelyUnwrapped) { return }
+            if buckets[index].key == key, !body(index, buckets[index].info) { return }
             index = (index &+ 1) & mask
         }
+    }
+
+    /// Calls `body` with each registration on the object, until it returns false.
+    private func forEach(of id: ObjectIdentifier, _ body: (KVOInfo) -> Bool) {
+        if let objectIndex = objectIndex(of: id) {
+            for list in objectIndex.byKeyPath.values {
+                for info in list where !body(info) { return }
+            }
+            return
+        }
+        forEachInBuckets(of: id) { body($1) }
     }
 
     /// The registrations on the object.
     func infos(of id: ObjectIdentifier) -> InlineList<KVOInfo> {
         var result = InlineList<KVOInfo>()
-        forEach(of: id) { _, info in
+        forEach(of: id) { info in
             result.append(info)
             return true
         }
@@ -61,16 +130,41 @@ struct RegistrationTable {
     /// Whether a registration on the object matches.
     func contains(_ id: ObjectIdentifier, where matches: (KVOInfo) -> Bool = { _ in true }) -> Bool {
         var found = false
-        forEach(of: id) { _, info in
+        forEach(of: id) { info in
             found = matches(info)
             return !found
         }
         return found
     }
 
+    /// Whether a registration on the object has a key path equal to `keyPath`.
+    func contains(_ id: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
+        if let objectIndex = objectIndex(of: id) { return objectIndex.byKeyPath[keyPath] != nil }
+        return contains(id) { sameKeyPath($0.keyPath, keyPath) }
+    }
+
+    /// Whether a registration on the object was made in the other form (string or typed) than `isString`.
+    func containsOtherForm(_ id: ObjectIdentifier, isString: Bool) -> Bool {
+        if let objectIndex = objectIndex(of: id) {
+            return isString ? objectIndex.count > objectIndex.stringForms : objectIndex.stringForms > 0
+        }
+        return contains(id) { ($0.stringKeyPath != nil) != isString }
+    }
+
     /// The used buckets, each run of buckets from its start: so an object's registrations come in
     /// the order they were added. (A run never spans an empty bucket, and the table is never full.)
     private func forEachUsedBucket(_ body: (Bucket) -> Void) {
+        forEachUsedBucketOrIndex { bucket in
+            if bucket.isIndex {
+                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: $0)) }
+            } else {
+                body(bucket)
+            }
+        }
+    }
+
+    /// The used buckets as they are (an index as one bucket), each run from its start.
+    private func forEachUsedBucketOrIndex(_ body: (Bucket) -> Void) {
         guard let empty = buckets.firstIndex(where: { $0.key == 0 }) else { return }
         for offset in 1...buckets.count {
             let bucket = buckets[(empty &+ offset) & mask]
@@ -82,7 +176,7 @@ struct RegistrationTable {
     func grouped() -> [(id: ObjectIdentifier, infos: [KVOInfo])] {
         var groups: [UInt: [KVOInfo]] = [:]
         forEachUsedBucket { bucket in
-            groups[bucket.key, default: []].append(bucket.info.unsafelyUnwrapped)
+            groups[bucket.key, default: []].append(bucket.info)
         }
         return groups.map { (id: unsafeBitCast($0.key, to: ObjectIdentifier.self), infos: $0.value) }
     }
@@ -90,41 +184,112 @@ struct RegistrationTable {
     // MARK: Changing
 
     mutating func insert(_ info: KVOInfo, for id: ObjectIdentifier) {
+        if let objectIndex = objectIndex(of: id) {
+            objectIndex.insert(info)
+            count &+= 1
+            return
+        }
+        var inBuckets = 0
+        forEachInBuckets(of: id) { _, _ in
+            inBuckets &+= 1
+            return true
+        }
+        if inBuckets >= Self.indexThreshold {
+            // Into an index: the object's buckets go, one tagged bucket takes their place.
+            let objectIndex = ObjectIndex()
+            for moved in removeAllFromBuckets(of: id, where: { _ in true }) { objectIndex.insert(moved) }
+            objectIndex.insert(info)
+            count &+= 1
+            placeNew(Bucket(key: Self.key(id) | Self.indexTag, item: objectIndex))
+            return
+        }
+        placeNew(Bucket(key: Self.key(id), item: info))
+        count &+= 1
+    }
+
+    /// Adds a bucket, growing the table first if it is to be more than 4/5 full. (Buckets, not
+    /// registrations, fill it; `count` counts registrations, so it is the bound used.)
+    private mutating func placeNew(_ bucket: Bucket) {
         if (count &+ 1) &* 5 > buckets.count &* 4 {
             resize(to: Swift.max(Self.minimumCapacity, buckets.count &* 2))
         }
-        place(Bucket(key: Self.key(id), info: info))
-        count &+= 1
+        place(bucket)
     }
 
     /// Puts a bucket in the first empty place from its home (there is one: the table is never full).
     private mutating func place(_ bucket: Bucket) {
-        var index = home(of: bucket.key)
+        var index = home(of: bucket.objectKey)
         while buckets[index].key != 0 { index = (index &+ 1) & mask }
         buckets[index] = bucket
     }
 
     /// Removes the registrations on the object that match, and returns them.
     mutating func removeAll(of id: ObjectIdentifier, where matches: (KVOInfo) -> Bool) -> InlineList<KVOInfo> {
+        if let objectIndex = objectIndex(of: id) {
+            var removed = InlineList<KVOInfo>()
+            objectIndex.forEachInfo { if matches($0) { removed.append($0) } }
+            removed.forEachElement { _ = objectIndex.remove($0) }
+            count &-= removed.count
+            if objectIndex.count == 0 { removeIndexBucket(of: id) }
+            return removed
+        }
+        let removed = removeAllFromBuckets(of: id, where: matches)
+        count &-= removed.count
+        shrinkIfSparse()
+        return removed
+    }
+
+    /// Removes the registrations of the object whose key path equals `keyPath`, and returns them.
+    mutating func removeAll(of id: ObjectIdentifier, keyPath: AnyKeyPath) -> InlineList<KVOInfo> {
+        if let objectIndex = objectIndex(of: id) {
+            guard let removed = objectIndex.byKeyPath[keyPath] else { return InlineList() }
+            removed.forEachElement { _ = objectIndex.remove($0) }
+            count &-= removed.count
+            if objectIndex.count == 0 { removeIndexBucket(of: id) }
+            return removed
+        }
+        return removeAll(of: id) { sameKeyPath($0.keyPath, keyPath) }
+    }
+
+    /// Removes the matching registrations held in buckets of their own (not `count`).
+    private mutating func removeAllFromBuckets(
+        of id: ObjectIdentifier,
+        where matches: (KVOInfo) -> Bool
+    )
+        -> InlineList<KVOInfo>
+    {
         var removed = InlineList<KVOInfo>()
         while true {
             var found: Int?
-            forEach(of: id) { index, info in
+            forEachInBuckets(of: id) { index, info in
                 if matches(info) { found = index }
                 return found == nil
             }
             guard let index = found else { break }
-            removed.append(buckets[index].info.unsafelyUnwrapped)
+            removed.append(buckets[index].info)
             remove(at: index)
         }
-        shrinkIfSparse()
         return removed
+    }
+
+    private mutating func removeIndexBucket(of id: ObjectIdentifier) {
+        let tagged = Self.key(id) | Self.indexTag
+        var index = home(of: Self.key(id))
+        while buckets[index].key != tagged { index = (index &+ 1) & mask }
+        remove(at: index)
+        shrinkIfSparse()
     }
 
     /// Removes `info` (by identity) from the object's registrations; true if it was there.
     @discardableResult
     mutating func remove(_ info: KVOInfo, of id: ObjectIdentifier) -> Bool {
-        removeAll(of: id) { $0 === info }.isEmpty == false
+        if let objectIndex = objectIndex(of: id) {
+            guard objectIndex.remove(info) else { return false }
+            count &-= 1
+            if objectIndex.count == 0 { removeIndexBucket(of: id) }
+            return true
+        }
+        return removeAll(of: id) { $0 === info }.isEmpty == false
     }
 
     /// Removes and returns every registration.
@@ -132,7 +297,7 @@ struct RegistrationTable {
         var all: [KVOInfo] = []
         all.reserveCapacity(count)
         for bucket in buckets where bucket.key != 0 {
-            all.append(bucket.info.unsafelyUnwrapped)
+            if bucket.isIndex { bucket.index.forEachInfo { all.append($0) } } else { all.append(bucket.info) }
         }
         buckets = []
         count = 0
@@ -148,7 +313,7 @@ struct RegistrationTable {
             next = (next &+ 1) & mask
             let key = buckets[next].key
             if key == 0 { break }
-            let home = home(of: key)
+            let home = home(of: key & ~Self.indexTag)
             // The bucket at `next` may fill the hole unless its home lies cyclically in (hole, next].
             let reachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
             if reachable { continue }
@@ -156,7 +321,6 @@ struct RegistrationTable {
             hole = next
         }
         buckets[hole] = .empty
-        count &-= 1
     }
 
     private mutating func shrinkIfSparse() {
@@ -168,6 +332,6 @@ struct RegistrationTable {
     private mutating func resize(to capacity: Int) {
         let old = self
         buckets = Array(repeating: .empty, count: capacity)
-        old.forEachUsedBucket { place($0) }
+        old.forEachUsedBucketOrIndex { place($0) }
     }
 }

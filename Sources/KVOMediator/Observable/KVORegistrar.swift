@@ -42,6 +42,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         var firstSlot: Entry?
         /// The table's other entries (entries 1…).
         var slots: [Entry] = []
+        /// With many entries, where each `@Observed` property's entry is in `slots`: an open-addressing
+        /// table of positions + 1 (0: empty), probed from a hash of the field's offset, so that a set
+        /// of one of a hundred observed properties finds its entry as fast as of one. Empty below
+        /// `fieldIndexThreshold` entries, where a scan is as fast.
+        var fieldIndex: [Int32] = []
+        static let fieldIndexThreshold = 8
         /// The class of the object that owns this registrar, once a read reported it: names its fields.
         var ownerType: AnyObject.Type?
         /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
@@ -53,6 +59,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             switch slot {
             case .field(let offset):
                 if case .field(offset)? = firstSlot?.slot { return 0 }
+                if !fieldIndex.isEmpty { return indexedEntry(forField: offset) }
                 return slots.firstIndex { if case .field(offset) = $0.slot { true } else { false } }.map { $0 + 1 }
             case .keyPath(let keyPath):
                 if case .keyPath(let other)? = firstSlot?.slot, other === keyPath { return 0 }
@@ -65,6 +72,53 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
                 return slots.firstIndex { $0.slot == slot }.map { $0 + 1 }
             case .lifetime:
                 return nil
+            }
+        }
+
+        @inline(__always)
+        private static func fieldHome(_ offset: Int, mask: Int) -> Int {
+            Int(truncatingIfNeeded: (UInt(bitPattern: offset) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        }
+
+        /// The entry of the `@Observed` property at `offset`, through `fieldIndex`.
+        private func indexedEntry(forField offset: Int) -> Int? {
+            let mask = fieldIndex.count &- 1
+            var place = Self.fieldHome(offset, mask: mask)
+            while true {
+                let position = Int(fieldIndex[place])
+                if position == 0 { return nil }
+                if case .field(offset) = slots[position &- 1].slot { return position }
+                place = (place &+ 1) & mask
+            }
+        }
+
+        /// Makes `fieldIndex` anew for the entries in `slots` (or empties it, for few).
+        mutating func rebuildFieldIndex() {
+            guard slots.count >= Self.fieldIndexThreshold else {
+                if !fieldIndex.isEmpty { fieldIndex = [] }
+                return
+            }
+            var capacity = 16
+            while capacity < slots.count &* 2 { capacity &*= 2 }
+            fieldIndex = Array(repeating: 0, count: capacity)
+            for (position, entry) in slots.enumerated() { indexField(of: entry, at: position) }
+        }
+
+        /// Adds the entry at `position` of `slots` to `fieldIndex`, if it is an `@Observed` property's.
+        private mutating func indexField(of entry: Entry, at position: Int) {
+            guard case .field(let offset) = entry.slot else { return }
+            let mask = fieldIndex.count &- 1
+            var place = Self.fieldHome(offset, mask: mask)
+            while fieldIndex[place] != 0 { place = (place &+ 1) & mask }
+            fieldIndex[place] = Int32(truncatingIfNeeded: position &+ 1)
+        }
+
+        /// Records an entry just appended to `slots`.
+        mutating func didAppendSlot() {
+            if fieldIndex.isEmpty || slots.count &* 2 > fieldIndex.count {
+                rebuildFieldIndex()
+            } else {
+                indexField(of: slots[slots.count &- 1], at: slots.count &- 1)
             }
         }
 
@@ -100,14 +154,21 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
                 return false
             }
             if let index = entryIndex(for: access.slot) {
+                // (No check for `info` being there already: a registration subscribes to a slot only
+                // when its own dependency list did not have it, so M registrations add in O(1).)
                 updateEntry(at: index) { entry in
                     if entry.wrapped == nil { entry.wrapped = access.wrapped }
-                    if !entry.infos.contains(where: { $0 === info }) { entry.infos.append(info) }
+                    entry.infos.append(info)
                 }
                 return false
             }
             let entry = Entry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info))
-            if firstSlot == nil { firstSlot = entry } else { slots.append(entry) }
+            if firstSlot == nil {
+                firstSlot = entry
+            } else {
+                slots.append(entry)
+                didAppendSlot()
+            }
             return true
         }
 
@@ -131,6 +192,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             } else {
                 slots.remove(at: index - 1)
             }
+            if !fieldIndex.isEmpty || slots.count >= Self.fieldIndexThreshold { rebuildFieldIndex() }
             return firstSlot == nil
         }
 
@@ -285,4 +347,9 @@ struct SlotEntry {
     /// the property precisely enough to tell a plain chain from a computed property).
     var wrapped: AnyKeyPath?
     var infos: InlineList<KVOInfo>
+}
+
+extension KVORegistrar {
+    /// How many entries a registrar scans before it indexes its `@Observed` properties (for tests).
+    static var fieldIndexThresholdForTests: Int { State.fieldIndexThreshold }
 }

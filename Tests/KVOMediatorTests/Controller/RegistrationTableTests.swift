@@ -6,6 +6,7 @@ import Testing
 private final class Keyed: KeyValueObservable {
     let kvoRegistrar = KVORegistrar()
     @Observed var value = 0
+    @Observed var items = Array(repeating: 0, count: 64)
 }
 
 /// A registration on `object` that is never started (the table only stores it).
@@ -127,5 +128,39 @@ private struct SplitMix {
         )
         #expect(table.count == 4)
         #expect(table.infos(of: ObjectIdentifier(other)).count == 1)
+    }
+
+    /// Past the index threshold, an object's registrations are found by key path: a controller with
+    /// many key paths of one object dedupes, unobserves and delivers each one exactly.
+    @Test func manyKeyPathsOfOneObjectAreFoundByKeyPath() {
+        let object = Keyed()
+        let observer = TestObserver()
+        let controller = observer.kvoController
+        let fired = Recorder<Int>()
+        let count = 50
+        #expect(count > RegistrationTable.indexThreshold)
+        for index in 0..<count {
+            controller.observe(object, keyPath: \.items[index], options: [.new]) { _, _, change in fired.append(change)
+            }
+        }
+        // The same key paths again (formed anew: equal, not identical) are already observed.
+        for index in 0..<count {
+            controller.observe(object, keyPath: \.items[index], options: [.new]) { _, _, change in fired.append(change)
+            }
+        }
+        controller.observe(object, keyPath: \.value, options: [.new]) { _, _, change in fired.append(change) }
+        #expect(controller.observationCount == count + 1)
+        for index in stride(from: 0, to: count, by: 2) {
+            controller.unobserve(object, keyPath: \.items[index])
+        }
+        #expect(controller.observationCount == count / 2 + 1)
+        object.value = 7
+        #expect(fired.changes.compactMap(\.newValue) == [7])
+        controller.unobserve(object, keyPath: \.value)
+        object.items[1] = 5
+        // Every remaining `items[i]` registration reads the array, so each hears the set once.
+        #expect(fired.changes.count == 1 + count / 2)
+        controller.unobserve(object)
+        #expect(controller.observationCount == 0)
     }
 }
