@@ -27,15 +27,23 @@ extension KVOInfo {
     /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
     /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
     /// object exactly while it reads nothing of it (a computed property that stopped reading its own
-    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``).
+    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``),
+    /// `lastValue` the value it read (kept for the old value of the next change).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
-    final func prune(keeping accesses: [Access], ticket: UInt32, leafKey: UInt = 0) {
+    final func prune(keeping accesses: [Access], ticket: UInt32, leafKey: UInt = 0, lastValue: Any? = nil) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
-        if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
+        if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0, readTheSame(as: accesses) {
+            // The common case: the evaluation read what the last one did (each read subscribed
+            // already, finding it listed), so only the ticket and what it read last move on.
             appliedTicket = ticket
+            if let lastValue { extras(creating: true)?.lastValue = lastValue }
+            if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
+        } else if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
+            appliedTicket = ticket
+            if let lastValue { extras(creating: true)?.lastValue = lastValue }
             let root = rootRegistrar.toOpaque()
             let readsRoot = accesses.contains { Unmanaged.passUnretained($0.registrar).toOpaque() == root }
             dependencies.removeAll { dependency in
@@ -59,6 +67,32 @@ extension KVOInfo {
         }
         lock.unlock()
         for registrar in held { registrar.release() }
+    }
+
+    /// Whether the dependencies are exactly `accesses`, in order, and these read the root object (so
+    /// no lifetime dependency is wanted): nothing to drop or add. Under the striped lock.
+    private func readTheSame(as accesses: [Access]) -> Bool {
+        guard dependencies.count == accesses.count else { return false }
+        let root = rootRegistrar.toOpaque()
+        guard accesses.contains(where: { Unmanaged.passUnretained($0.registrar).toOpaque() == root }) else {
+            return false
+        }
+        for (dependency, access) in zip(dependencies, accesses) {
+            guard dependency.registrarID == ObjectIdentifier(access.registrar), dependency.slot == access.slot else {
+                return false
+            }
+        }
+        return true
+    }
+
+    /// The value the newest evaluation read, when it is the value before the next change (see
+    /// `TypedKVOInfo.captureBeforeChange()`), else nil.
+    final func lastEvaluatedValue() -> Any? {
+        guard !isDirect, leaf.load(ordering: .relaxed) == 0 else { return nil }
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        return extras?.lastValue
     }
 
     /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the

@@ -59,6 +59,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     final class Extras {
         var stringKeyPath: String?
         var onObjectDeinit: (() -> Void)?
+        /// The value the newest evaluation read (guarded by the striped lock): the old value of the
+        /// next change, with no second read before it (see `lastEvaluatedValue()`).
+        var lastValue: Any?
     }
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
@@ -275,11 +278,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         leave()
     }
 
-    /// Calls back with a direct record (values filtered by the options); inside the gate.
+    /// Calls back with a record of values at these addresses, of type `type` (filtered by the
+    /// options); inside the gate.
     @inline(__always)
-    private func callDirect(
+    final func callDirect(
         object: AnyObject,
-        oldValue: UnsafeRawPointer,
+        oldValue: UnsafeRawPointer?,
         newValue: UnsafeRawPointer?,
         type: Any.Type,
         isPrior: Bool

@@ -107,7 +107,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)
-        prune(keeping: accesses, ticket: ticket, leafKey: leafKey(of: accesses) { isLeafValue(value, accesses) })
+        let leafKey = leafKey(of: accesses) { isLeafValue(value, accesses) }
+        prune(keeping: accesses, ticket: ticket, leafKey: leafKey, lastValue: keepsLastValue(leafKey) ? value : nil)
         // (A string key path is its own name, and its key path object is new each time.)
         if stringKeyPath == nil { KeyPathNameCache.recordFirst(of: keyPath, reads: accesses) }
         let root = object.kvoRegistrar
@@ -201,16 +202,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override func captureBeforeChange() -> CapturedValue {
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
-        let oldValue = untracked { read(object) }
+        // The value the last evaluation read, unless there is none to trust (then read it now).
+        let last = lastEvaluatedValue()
+        let oldValue = last.map { $0 as! Value } ?? untracked { read(object) }
         if options.contains(.prior) {
-            let change = KVOChange<Value>(
-                oldValue: options.contains(.old) ? oldValue : nil,
-                isPrior: true,
-                holder: self
-            )
-            deliver { callRecord(object: object, change) }
+            withUnsafePointer(to: oldValue) { old in
+                deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
+            }
         }
-        return options.contains(.old) ? .value(oldValue) : .none
+        guard options.contains(.old) else { return .none }
+        return .value(last ?? oldValue)
     }
 
     override func changeEvaluated(captured: CapturedValue) {
@@ -221,15 +222,32 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
         let accesses = tracker.accesses
         let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
-        withExtendedLifetime(object) { prune(keeping: accesses, ticket: ticket, leafKey: leafKey) }
-        var oldValue: Value? = nil
-        if case .value(let value) = captured { oldValue = (value as! Value) }
-        let change = KVOChange<Value>(
-            oldValue: oldValue,
-            newValue: options.contains(.new) ? newValue : nil,
-            holder: self
-        )
-        deliver { callRecord(object: object, change) }
+        withExtendedLifetime(object) {
+            prune(
+                keeping: accesses,
+                ticket: ticket,
+                leafKey: leafKey,
+                lastValue: keepsLastValue(leafKey) ? newValue : nil
+            )
+        }
+        // By address, as a set's values are: the record is built where the callback's types are
+        // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
+        withUnsafePointer(to: newValue) { new in
+            if case .value(let boxed) = captured {
+                withUnsafePointer(to: boxed as! Value) { old in
+                    deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                }
+            } else {
+                deliver { callDirect(object: object, oldValue: nil, newValue: new, type: Value.self, isPrior: false) }
+            }
+        }
+    }
+
+    /// Whether an evaluation's value is kept for the old value of the next change: only when asked
+    /// for (`.old` or `.prior`), and not for a chain with a leaf, whose leaf's sets (delivered from
+    /// the setter's values) would leave it behind.
+    private func keepsLastValue(_ leafKey: UInt) -> Bool {
+        leafKey == 0 && !options.isDisjoint(with: [.old, .prior])
     }
 }
 

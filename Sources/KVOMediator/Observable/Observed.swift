@@ -68,10 +68,12 @@ public struct Observed<Value> {
                 let registrar = object.kvoRegistrar
                 if registrar._isTrackingOnThisThread {
                     // `_field` takes the storage's address: a constant once optimised, but unoptimised a
-                    // modifying access, which must not overlap another thread's (a data race to TSan).
-                    KVORegistrar._beginLocatingField()
+                    // modifying access, which must not overlap another thread's (a data race to TSan):
+                    // serialised there only (the check is the caller's build configuration, a constant).
+                    let serialises = _isDebugAssertConfiguration()
+                    if serialises { KVORegistrar._beginLocatingField() }
                     let field = _field(storageKeyPath, of: object)
-                    KVORegistrar._endLocatingField()
+                    if serialises { KVORegistrar._endLocatingField() }
                     registrar._access(wrappedKeyPath, field: field, of: object)
                 }
             }
