@@ -98,19 +98,29 @@ extension KVOInfo {
     /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the
     /// key path is a chain of `@Observed` properties whose every link was there.
     ///
-    /// Whether it is a chain depends on the types of what it read, not on their values, so it is
-    /// worked out again only when it reads a different number of slots: from the types, and then
-    /// `valueIsLeafs()` checks that the value read is the last link's (a computed property reading
-    /// the same links may transform it).
+    /// Whether it is a chain depends on which properties it read, not on their values, so it is
+    /// worked out once per key path and properties read (``ChainShapeCache``): from the types, and
+    /// then `valueIsLeafs()` checks that the value read is the last link's (a computed property
+    /// reading the same links may transform it).
     final func leafKey(of accesses: [Access], valueIsLeafs: () -> Bool) -> UInt {
-        guard let last = accesses.last, case .field(let field) = last.slot, accesses.count < 0x40 else { return 0 }
-        let count = UInt8(accesses.count)
-        var memo = chainMemo.load(ordering: .relaxed)
-        if memo & 0x3F != count || memo & 0xC0 == 0 {
-            memo = count | (readsChain(accesses) && valueIsLeafs() ? 0x80 : 0x40)
-            chainMemo.store(memo, ordering: .relaxed)
-        }
-        return memo & 0x80 != 0 ? KVOInfo.leafKey(last.registrar, field: field) : 0
+        guard let last = accesses.last, case .field(let field) = last.slot else { return 0 }
+        return isChain(reading: accesses, valueIsLeafs: valueIsLeafs)
+            ? KVOInfo.leafKey(last.registrar, field: field) : 0
+    }
+
+    /// Whether the key path is a chain when it reads `accesses` (per key path object, in
+    /// ``ChainShapeCache``, for typed key paths).
+    private func isChain(reading accesses: [Access], valueIsLeafs: () -> Bool) -> Bool {
+        guard stringKeyPath == nil else { return readsChain(accesses) }
+        let shape = ChainShapeCache.shape(of: accesses)
+        let leafProperty = accesses.last?.wrapped.map(ObjectIdentifier.init)
+        let cache = ChainShapeCache.shared
+        if let known = cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) { return known }
+        let isChain = readsChain(accesses) && valueIsLeafs()
+        cache.record(isChain, of: keyPath, shape: shape, leafProperty: leafProperty)
+        // (Recording may have found the key path ending at two properties: then it is not a chain.)
+        if isChain { return cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) ?? false }
+        return isChain
     }
 
     /// Whether `accesses` are the links of this registration's key path, in order, each an `@Observed`

@@ -23,9 +23,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var appliedTicket: UInt32 = 0
     @exclusivity(unchecked) var closed = false
-    /// Whether the key path is a chain of `@Observed` properties when it reads this many slots: the
-    /// count in the low 6 bits, and 0x80 (a chain) or 0x40 (not one); 0 when not known yet.
-    let chainMemo = Atomic<UInt8>(0)
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
@@ -165,6 +162,13 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     final func takesValues(ofSlot key: UInt) -> Bool {
         // (A string key path's value is flattened out of its optionals, which the setter's is not.)
         isDirect || (key != 0 && readerKind != 2 && leaf.load(ordering: .relaxed) == key)
+    }
+
+    /// ``takesValues(ofSlot:)`` for the `@Observed` property at `field` of `registrar`, whose key is
+    /// made only for a registration that is not direct.
+    @inline(__always)
+    final func takesValues(ofField field: Int, of registrar: KVORegistrar) -> Bool {
+        isDirect || takesValues(ofSlot: KVOInfo.leafKey(registrar, field: field))
     }
 
     /// Whether the value of the slot `key` is this registration's value: it is its direct property or

@@ -235,7 +235,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         withUnsafePointer(to: newValue) { new in
             if case .value(let boxed) = captured {
                 withUnsafePointer(to: boxed as! Value) { old in
-                    deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                    deliver {
+                        callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
+                    }
                 }
             } else {
                 deliver { callDirect(object: object, oldValue: nil, newValue: new, type: Value.self, isPrior: false) }

@@ -314,9 +314,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         // The common case: one registration of exactly this property. It enters its gate under the
         // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
-        let slotKey = KVOInfo.leafKey(self, field: field)
         if let single = state.unretainedOnlyInfo(at: index) {
-            let entered = single._withUnsafeGuaranteedRef { $0.takesValues(ofSlot: slotKey) && $0.tryEnter() }
+            let entered = single._withUnsafeGuaranteedRef { $0.takesValues(ofField: field, of: self) && $0.tryEnter() }
             if entered {
                 spinLock.unlock()
                 single._withUnsafeGuaranteedRef { info in
@@ -328,6 +327,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         let infos = state.entry(at: index).infos
         spinLock.unlock()
         if infos.isEmpty { return store() }
+        let slotKey = KVOInfo.leafKey(self, field: field)
         let captured = announceBefore(to: infos) { info in
             guard info.takesValues(ofSlot: slotKey) else { return false }
             info.priorDirect(object: object, oldValue: oldValue, type: type)

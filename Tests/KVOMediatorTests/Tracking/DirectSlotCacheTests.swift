@@ -17,6 +17,12 @@ final class DetentDial: Dial {
     }
 }
 
+/// Holds a dial: chains through it reach `position`, stored or overridden.
+final class DialHolder: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var dial: Dial?
+}
+
 /// An attachment whose title is observable.
 final class Attachment: KeyValueObservable {
     let kvoRegistrar = KVORegistrar()
@@ -120,5 +126,26 @@ final class Memo: KeyValueObservable {
             #expect(small.count <= 4)
         }
         #expect(small.field(of: \Circle.plainTag, on: Square.self) == nil)
+    }
+
+    /// A chain's last link delivers its setter's values only while the link is that property: after
+    /// the link becomes a subclass whose override computes it from other storage, the chain's values
+    /// are the override's.
+    @Test func aChainThroughASubclassOverrideDeliversTheOverridesValues() {
+        let holder = DialHolder()
+        let plain = Dial()
+        holder.dial = plain
+        let observer = TestObserver()
+        let recorder = Recorder<Int?>()
+        observer.kvoController.observe(holder, keyPath: \.dial?.position, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        plain.position = 4
+        let detent = DetentDial()
+        holder.dial = detent
+        detent.detent = 2
+        detent.detent = 3
+        #expect(recorder.changes.map(\.oldValue) == [0, 4, 0, 20].map { Optional(Optional($0)) })
+        #expect(recorder.changes.map(\.newValue) == [4, 0, 20, 30].map { Optional(Optional($0)) })
     }
 }
