@@ -1009,7 +1009,7 @@ final class Wide: KeyValueObservable, @unchecked Sendable {
     @Observed var p1000 = 0
 
     /// `\.p0`, `\.p1`, … in declaration order.
-    static let keyPaths: [KeyPath<Wide, Int> & Sendable] = [
+    static let keyPaths: [ReferenceWritableKeyPath<Wide, Int> & Sendable] = [
         \.p0,
         \.p1,
         \.p2,

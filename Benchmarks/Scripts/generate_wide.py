@@ -28,7 +28,7 @@ lines += [f"    @Observed var p{i} = 0" for i in range(count)]
 lines += [
     "",
     "    /// `\\.p0`, `\\.p1`, … in declaration order.",
-    "    static let keyPaths: [KeyPath<Wide, Int> & Sendable] = [",
+    "    static let keyPaths: [ReferenceWritableKeyPath<Wide, Int> & Sendable] = [",
 ]
 lines += [f"        \\.p{i}," for i in range(count)]
 lines += ["    ]", "}", ""]

@@ -11,6 +11,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     registerSetBenchmarks()
     registerNotifyBenchmarks()
+    registerKeyPathBenchmarks()
     registerLifecycleBenchmarks()
     registerMemoryBenchmarks()
     registerThreadBenchmarks()
@@ -58,3 +59,4 @@ func register<State>(
         setup: { setup() }
     )
 }
+
