@@ -13,6 +13,7 @@ let benchmarks: @Sendable () -> Void = {
     registerNotifyBenchmarks()
     registerKeyPathBenchmarks()
     registerLifecycleBenchmarks()
+    registerStreamBenchmarks()
     registerMemoryBenchmarks()
     registerThreadBenchmarks()
 }
@@ -60,3 +61,19 @@ func register<State>(
     )
 }
 
+/// ``register(_:_:operations:configuration:setup:body:)`` for an async body, with an async setup.
+func registerAsync<State>(
+    _ metric: String,
+    _ implementation: String,
+    operations: Int,
+    configuration: Benchmark.Configuration = configuration(),
+    setup: @escaping () async -> State,
+    body: @escaping (Benchmark, State) async -> Void
+) {
+    Benchmark(
+        benchmarkName(metric, implementation, operations: operations),
+        configuration: configuration,
+        closure: body,
+        setup: { await setup() }
+    )
+}
