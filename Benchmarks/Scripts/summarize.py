@@ -37,18 +37,18 @@ METRICS = {
     "notify_1_crowded_same_object": ("ns", [], "notify_1 with 1e5 registrations alive on other slots of the same object"),
     "observe_unobserve": ("ns", ["Observation", "OpenCombine"], "one registration made and removed"),
     "observe_unobserve_token": ("ns", ["Observation", "OpenCombine"], "the same through a token"),
-    "observe_unobserve_chain": ("ns", ["Observation", "OpenCombine"], "the same for \\.a.b.c"),
-    "observe_unobserve_k1": ("ns", [], "the same, the controller observing 1 other key path of the object"),
-    "observe_unobserve_k1000": ("ns", [], "the same, the controller observing 1,000 other key paths of the object"),
-    "observe_unobserve_m1": ("ns", [], "the same, 1 other controller observing the property"),
-    "observe_unobserve_m10000": ("ns", [], "the same, 10,000 other controllers observing the property"),
+    "observe_unobserve_chain": ("ns", ["Observation", "OpenCombine"], "one registration of \\.a.b.c made and removed"),
+    "observe_unobserve_k1": ("ns", [], "one registration made and removed, its controller observing 1 other key path of the object"),
+    "observe_unobserve_k1000": ("ns", [], "one registration made and removed, its controller observing 1,000 other key paths of the object"),
+    "observe_unobserve_m1": ("ns", [], "one registration made and removed, 1 other controller observing the property"),
+    "observe_unobserve_m10000": ("ns", [], "one registration made and removed, 10,000 other controllers observing the property"),
     "stream_set_await": ("ns", ["Observation", "OpenCombine", "asyncStream"], "one set, then the stream's next() returns it"),
     "teardown_1e3": ("ns", [], "one observation removed by releasing a controller of 1e3"),
     "teardown_1e4": ("ns", [], "one observation removed by releasing a controller of 1e4"),
     "teardown_1e5": ("ns", [], "one observation removed by releasing a controller of 1e5"),
     "memory_per_registration": ("bytes", ["Observation", "OpenCombine"], "net requested heap bytes per live registration (1e5 alive)"),
     "two_threads": ("ratio", [], "throughput of 2 threads / 1 thread, same total sets (ideal 2.0)"),
-    "two_threads_chain": ("ratio", [], "the same, each object the leaf of a chain \\.a.b.c observed (ideal 2.0)"),
+    "two_threads_chain": ("ratio", [], "throughput of 2 threads / 1 thread, each object the leaf of an observed \\.a.b.c (ideal 2.0)"),
 }
 
 # The ratio metrics: serial time / parallel time.
@@ -282,8 +282,10 @@ def load_callgrind(path):
         f"Instructions per operation are callgrind's, from `Scripts/callgrind.sh` ({document['generated']}, {where}; "
         "see CALLGRIND.md): deterministic, so they show what a change costs where times are noisy."
     )
-    changed = measured_code_changed_since(commit, os.path.dirname(os.path.abspath(path)))
-    if changed:
+    changed = measured_code_changed_since(commit)
+    if changed is None:
+        note += f" This repository does not know {commit[:7]}: they may be stale."
+    elif changed:
         note += (
             f" **They may be stale**: {', '.join(changed)} changed since {commit[:7]}; run `Scripts/callgrind.sh`"
             " again for counts of this code."
@@ -291,18 +293,19 @@ def load_callgrind(path):
     return document["instructions"], note
 
 
-def measured_code_changed_since(commit, benchmarks):
-    """The measured code's paths that differ between `commit` and the work tree (empty if git cannot tell)."""
+def measured_code_changed_since(commit):
+    """The measured code's paths that differ between `commit` and the work tree (None if git cannot tell)."""
+    repository = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
     paths = ["Sources", "Benchmarks/Callgrind", "Benchmarks/Models", "Benchmarks/Package.swift"]
     try:
         result = subprocess.run(
-            ["git", "-C", os.path.join(benchmarks, ".."), "diff", "--name-only", commit, "--", *paths],
+            ["git", "-C", repository, "diff", "--name-only", commit, "--", *paths],
             capture_output=True, text=True,
         )
     except OSError:
-        return []
+        return None
     if result.returncode != 0:
-        return []
+        return None
     changed = {line.split("/")[0] if line.startswith("Sources") else "/".join(line.split("/")[:2])
                for line in result.stdout.splitlines() if line}
     return sorted(changed)
