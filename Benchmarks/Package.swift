@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
+    // Both executables compile the shared models of Models/ (a symlink in each target's folder; see
+    // Models/KVOModels.swift for why they are not a library target).
     targets: [
         .executableTarget(
             name: "KVOBenchmarks",

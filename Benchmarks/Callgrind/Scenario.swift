@@ -7,17 +7,21 @@
 struct Scenario: Sendable {
     /// `<metric>.<implementation>`, e.g. `notify_1.ours`.
     let name: String
+    /// callgrind.sh runs this scenario at its counts divided by this: for an operation that may cost a
+    /// million instructions, so that a run stays within seconds under valgrind.
+    let divisor: Int
     let run: @Sendable (_ iterations: Int) -> Void
 
-    init(_ name: String, run: @escaping @Sendable (_ iterations: Int) -> Void) {
+    init(_ name: String, divisor: Int = 1, run: @escaping @Sendable (_ iterations: Int) -> Void) {
         self.name = name
+        self.divisor = divisor
         self.run = run
     }
 }
 
 /// Every scenario, in the order of the table that callgrind.sh prints.
 let allScenarios: [Scenario] =
-    setScenarios() + notifyScenarios() + lifecycleScenarios() + streamScenarios()
+    setScenarios() + notifyScenarios() + crowdScenarios() + lifecycleScenarios() + streamScenarios()
 
 /// Calls `body` with 1, 2, 3, … `iterations` times: the value each set stores.
 @inline(__always)

@@ -2,16 +2,19 @@
 # Exact instruction counts per operation, KVOMediator beside its peers, under valgrind's callgrind.
 #
 #   Benchmarks/Scripts/callgrind.sh                   # every scenario; writes Benchmarks/CALLGRIND.md
+#                                                     # and Benchmarks/callgrind.json (read by summarize.py)
 #   Benchmarks/Scripts/callgrind.sh '^notify_1\.'     # the scenarios whose name matches (grep -E); prints only
 #
 # Scenarios are `<metric>.<implementation>` (`KVOCallgrind --list`; sources in Benchmarks/Callgrind/).
 # Each runs twice under callgrind, LOW and HIGH times (KVO_CALLGRIND_LOW / KVO_CALLGRIND_HIGH,
 # 1,000 and 11,000 by default); (Ir(HIGH) - Ir(LOW)) / (HIGH - LOW) is one operation's cost, the
-# setup, one-time costs and teardown cancelling out. Counts are deterministic (one thread, and
+# setup, one-time costs and teardown cancelling out (a scenario with a divisor d in `--list` runs at
+# LOW/d and HIGH/d). Counts are deterministic (one thread, and
 # SWIFT_DETERMINISTIC_HASHING=1), so machine load does not change them: compare two tables to
 # see what a change costs. The build and the runs each hold /tmp/kvo-build.lock, so do not wrap
-# this script in that flock yourself. Needs valgrind (apt-get install -y valgrind). A full run takes
-# about 70 s after the build (valgrind's start-up is most of it), plus the first release build.
+# this script in that flock yourself. Needs valgrind (apt-get install -y valgrind). A full run took
+# 220 s after the build at b9d0071, two thirds of it the scenarios of crowds (their setups, and k1000's
+# and m10000's operations, which grow with the crowd), plus the first release build.
 set -euo pipefail
 shopt -s inherit_errexit
 
@@ -27,13 +30,25 @@ command -v valgrind >/dev/null || { echo "valgrind is missing: apt-get install -
 
 echo "Building KVOCallgrind (release)…" >&2
 flock "$lock" swift build -c release --package-path "$benchmarks" --product KVOCallgrind >&2
-binary="$(flock "$lock" swift build -c release --package-path "$benchmarks" --show-bin-path)/KVOCallgrind"
-
-mapfile -t scenarios < <("$binary" --list | { grep -E -- "$filter" || true; })
-((${#scenarios[@]} > 0)) || { echo "no scenario matches '$filter'; see: $binary --list" >&2; exit 1; }
+built="$(flock "$lock" swift build -c release --package-path "$benchmarks" --show-bin-path)/KVOCallgrind"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# valgrind 3.19 gives up on the DWARF 5 that clang writes for OpenCombine's C++ helper once that unit
+# is not the binary's first ("Possibly corrupted debuginfo file"): run a copy without the .debug_*
+# sections. Only debug information goes, no instruction; symbols stay.
+binary="$work/KVOCallgrind"
+objcopy --strip-debug "$built" "$binary"
+
+scenarios=()
+declare -A divisor  # scenario -> what its LOW and HIGH are divided by (see Callgrind/Scenario.swift)
+while read -r name scenario_divisor; do
+    if [[ -z $filter ]] || grep -qE -- "$filter" <<<"$name"; then
+        scenarios+=("$name")
+        divisor[$name]=$scenario_divisor
+    fi
+done < <("$binary" --list)
+((${#scenarios[@]} > 0)) || { echo "no scenario matches '$filter'; see: $built --list" >&2; exit 1; }
 
 # The instructions callgrind counted for one run of a scenario (all threads, start to exit).
 instructions() {
@@ -55,13 +70,16 @@ declare -A floor_name  # metric -> the floor implementation's name
 metrics=()
 
 measure() {
-    local scenario a b per_operation
+    local scenario a b per_operation scenario_low scenario_high
     for scenario in "${scenarios[@]}"; do
-        a=$(instructions "$scenario" "$low")
-        b=$(instructions "$scenario" "$high")
-        per_operation=$(awk -v a="$a" -v b="$b" -v n=$((high - low)) 'BEGIN { printf "%.0f", (b - a) / n }')
+        scenario_low=$((low / divisor[$scenario]))
+        scenario_high=$((high / divisor[$scenario]))
+        a=$(instructions "$scenario" "$scenario_low")
+        b=$(instructions "$scenario" "$scenario_high")
+        per_operation=$(awk -v a="$a" -v b="$b" -v n=$((scenario_high - scenario_low)) \
+            'BEGIN { printf "%.0f", (b - a) / n }')
         printf '%-40s %8s instructions / op   (Ir %s at %s, %s at %s)\n' \
-            "$scenario" "$per_operation" "$a" "$low" "$b" "$high" >&2
+            "$scenario" "$per_operation" "$a" "$scenario_low" "$b" "$scenario_high" >&2
         echo "$scenario $per_operation"
     done
 }
@@ -118,30 +136,48 @@ elapsed=$((SECONDS - started))
 echo
 echo "Took ${elapsed} s." >&2
 
-# A filtered run measured only part of the table: leave CALLGRIND.md to full runs.
+# A filtered run measured only part of the table: leave CALLGRIND.md and callgrind.json to full runs.
 [[ -z $filter ]] || exit 0
 
 cd "$benchmarks"
+generated=$(date -u '+%Y-%m-%d %H:%M')
+full_commit=$(git rev-parse HEAD)
 commit=$(git rev-parse --short HEAD)
 dirty=()
-for path in Sources Benchmarks/Callgrind Benchmarks/Package.swift; do
+for path in Sources Benchmarks/Callgrind Benchmarks/Models Benchmarks/Package.swift; do
     [[ -z $(git -C .. status --porcelain -- "$path") ]] || dirty+=("$path")
 done
 if ((${#dirty[@]} > 0)); then
     commit="$commit plus uncommitted changes to ${dirty[*]}"
 fi
+
+# The same counts for Scripts/summarize.py, which puts them beside the times in RESULTS.md:
+# {"generated", "commit" (full), "uncommitted" (paths), "low", "high", "instructions": {scenario: count}}.
+echo "$results" >"$work/results"
+python3 - "$work/results" "$generated" "$full_commit" "$low" "$high" "${dirty[@]}" >callgrind.json <<'PYTHON'
+import json, sys
+results, generated, commit, low, high, *uncommitted = sys.argv[1:]
+with open(results) as file:
+    instructions = {name: int(count) for name, count in (line.split() for line in file if line.strip())}
+document = {"generated": generated + " UTC", "commit": commit, "uncommitted": uncommitted,
+            "low": int(low), "high": int(high), "instructions": instructions}
+print(json.dumps(document, indent=2))
+PYTHON
+echo "Wrote $benchmarks/callgrind.json" >&2
+
 {
     echo "# KVOMediator instruction counts"
     echo
-    echo "Generated by \`Benchmarks/Scripts/callgrind.sh\` on $(date -u '+%Y-%m-%d %H:%M') UTC at commit $commit —"
+    echo "Generated by \`Benchmarks/Scripts/callgrind.sh\` on $generated UTC at commit $commit —"
     echo "$(uname -sm); $(swift --version 2>/dev/null | head -n 1); $(valgrind --version). A full run took ${elapsed} s."
     echo
     echo "Instructions executed per operation (callgrind's Ir, all threads). Each scenario of"
     echo "\`Benchmarks/Callgrind\` ran as a release build under \`valgrind --tool=callgrind\`, once with"
     echo "$(thousands "$low") and once with $(thousands "$high") operations; a cell is (Ir($(thousands "$high")) − Ir($(thousands "$low")))"
     echo "/ $(thousands $((high - low))), rounded, so the setup, the first operation's one-time costs and the teardown"
-    echo "cancel out. A cell includes the loop, the new value and the callback's counting call, which the"
-    echo "floors show to be a few instructions."
+    echo "cancel out (a scenario whose operation may cost a million instructions runs at a tenth of both"
+    echo "counts: observe_unobserve_k* and _m*). A cell includes the loop, the new value and the callback's"
+    echo "counting call, which the floors show to be a few instructions."
     echo
     echo "With one thread and \`SWIFT_DETERMINISTIC_HASHING=1\`, the counts are the same from run to run,"
     echo "whatever the machine's load: compare two tables to see what a change costs. They count"
@@ -157,10 +193,19 @@ fi
     echo "- **notify_chain**: one change of \`c\` observed as \`\\.a.b.c\` (opencombine: \`map\` + \`switchToLatest\` per link)."
     echo "- **notify_chain_replace**: \`b\` of \`\\.a.b.c\` replaced by another leaf (two leaves alternate)."
     echo "- **notify_computed**: one change of one input of a computed property of two (opencombine: a sink per input)."
+    echo "- **notify_1_crowded**: notify_1 while another controller observes 100,000 other objects."
+    echo "- **notify_1_crowded_same_object**: notify_1 on \`p1000\` of \`Wide\` (1,001 \`@Observed\` properties) while"
+    echo "  100,000 registrations, made before it, exist on its other properties (100 on each of \`p0\` … \`p999\`)."
+    echo "- **notify_slots_100**: \`Wide\`'s \`p0\` … \`p99\` observed once each by one controller; \`p99\`, the last"
+    echo "  registered, changes."
     echo "- **observe_unobserve**: one registration made and removed (ours: a controller's observe then unobserve;"
     echo "  observation, which has no cancel: \`withObservationTracking\` then the set that ends it;"
     echo "  opencombine: \`sink\` then \`cancel()\`); **_token**: ours through \`observe\` + \`invalidate()\`;"
     echo "  its peers are observe_unobserve's; **_chain**: the same for \`\\.a.b.c\`."
+    echo "- **observe_unobserve_k1 / _k1000**: a controller already observing K of \`Wide\`'s properties observes and"
+    echo "  unobserves \`p1000\`; **_m1 / _m10000**: M controllers observe a counter's \`x\`, and one more controller"
+    echo "  observes and unobserves it. Each checks that all K or M registrations deliver, and that the measured"
+    echo "  observe registers and its unobserve ends the registration."
     echo "- **stream_set_await**: one set, then the stream iterator's \`next()\` returns the new value (ours:"
     echo "  \`values(for:)\`; observation: \`Observations { model.x }\`; opencombine: an AsyncStream fed by a sink;"
     echo "  floor: an AsyncStream fed directly). The task runs on the main thread, on a task executor that"

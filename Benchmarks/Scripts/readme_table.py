@@ -13,10 +13,17 @@ SHOWN = [
     ("set_unobserved", "set, nobody observing"),
     ("notify_1", "one change, one observer"),
     ("notify_chain", "change observed through `\\.a.b.c`"),
+    ("notify_chain_replace", "`b` replaced in an observed `\\.a.b.c`"),
     ("notify_computed", "change of a computed property's input"),
     ("observe_unobserve", "observe + unobserve (controller)"),
     ("observe_unobserve_token", "observe + invalidate (token)"),
+    ("observe_unobserve_chain", "observe + unobserve `\\.a.b.c` (controller)"),
+    ("stream_set_await", "set, then a value stream's `next()` (`Observations`; an AsyncStream fed by a sink)"),
     ("memory_per_registration", "heap bytes per registration"),
+]
+THREADS = [
+    ("two_threads", "two threads on two objects vs one thread"),
+    ("two_threads_chain", "two threads on two chains `\\.a.b.c` vs one thread"),
 ]
 
 
@@ -38,8 +45,14 @@ def main():
         for peer in ("Observation", "OpenCombine"):
             cells.append(number(peers[peer], metric["unit"]) if peer in peers else "–")
         rows.append(f"| {label} | " + " | ".join(cells) + " |")
-    if "two_threads" in metrics:
-        rows.append(f"| two threads on two objects vs one thread | {metrics['two_threads']['ours']:.2f}× throughput | | |")
+    for name, label in THREADS:
+        if name in metrics:
+            rows.append(f"| {label} | {metrics[name]['ours']:.2f}× throughput | | |")
+    rows += [
+        "",
+        "Observation's observe + unobserve is a one-shot `withObservationTracking` plus the set that fires it",
+        "(its registrations have no public cancel). Instructions per operation: `Benchmarks/CALLGRIND.md`.",
+    ]
     text = open(readme).read()
     start, end = text.index(START) + len(START), text.index(END)
     open(readme, "w").write(text[:start] + "\n" + "\n".join(rows) + "\n" + text[end:])

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Turns the benchmark tool's JMH export into RESULTS.md and results.json.
 
-Usage: summarize.py <Current_run.jmh.json> <RESULTS.md> <results.json>
+Usage: summarize.py <Current_run.jmh.json> <RESULTS.md> <results.json> [callgrind.json]
 
 Each benchmark is named "<metric> <implementation> x<operations per iteration>" (the JMH export
 replaces spaces with underscores). Every figure is a median over the benchmark's iterations,
-divided by the operations per iteration. Standard library only.
+divided by the operations per iteration. With callgrind.json (written by Scripts/callgrind.sh), each
+row also shows the instructions one operation executes, from the callgrind scenario of the same
+metric and implementation. Standard library only.
 """
 
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -27,15 +30,38 @@ METRICS = {
     "notify_fanout_100": ("ns", [], "one callback (per observer per change), 100 observers"),
     "notify_fanout_1000": ("ns", [], "one callback (per observer per change), 1,000 observers"),
     "notify_chain": ("ns", ["Observation", "OpenCombine"], "one change of c observed as \\.a.b.c"),
+    "notify_chain_replace": ("ns", ["Observation", "OpenCombine"], "b replaced (two leaves alternate) in \\.a.b.c"),
     "notify_computed": ("ns", ["Observation", "OpenCombine"], "one change of a dependency of a computed property"),
+    "notify_slots_100": ("ns", [], "one change of the last registered of 100 observed slots of one object"),
+    "notify_1_crowded": ("ns", [], "notify_1 with 1e5 unrelated registrations alive"),
+    "notify_1_crowded_same_object": ("ns", [], "notify_1 with 1e5 registrations alive on other slots of the same object"),
     "observe_unobserve": ("ns", ["Observation", "OpenCombine"], "one registration made and removed"),
     "observe_unobserve_token": ("ns", ["Observation", "OpenCombine"], "the same through a token"),
+    "observe_unobserve_chain": ("ns", ["Observation", "OpenCombine"], "one registration of \\.a.b.c made and removed"),
+    "observe_unobserve_k1": ("ns", [], "one registration made and removed, its controller observing 1 other key path of the object"),
+    "observe_unobserve_k1000": ("ns", [], "one registration made and removed, its controller observing 1,000 other key paths of the object"),
+    "observe_unobserve_m1": ("ns", [], "one registration made and removed, 1 other controller observing the property"),
+    "observe_unobserve_m10000": ("ns", [], "one registration made and removed, 10,000 other controllers observing the property"),
+    "stream_set_await": ("ns", ["Observation", "OpenCombine", "asyncStream"], "one set, then the stream's next() returns it"),
     "teardown_1e3": ("ns", [], "one observation removed by releasing a controller of 1e3"),
     "teardown_1e4": ("ns", [], "one observation removed by releasing a controller of 1e4"),
     "teardown_1e5": ("ns", [], "one observation removed by releasing a controller of 1e5"),
-    "notify_1_crowded": ("ns", [], "notify_1 with 1e5 unrelated registrations alive"),
     "memory_per_registration": ("bytes", ["Observation", "OpenCombine"], "net requested heap bytes per live registration (1e5 alive)"),
     "two_threads": ("ratio", [], "throughput of 2 threads / 1 thread, same total sets (ideal 2.0)"),
+    "two_threads_chain": ("ratio", [], "throughput of 2 threads / 1 thread, each object the leaf of an observed \\.a.b.c (ideal 2.0)"),
+}
+
+# The ratio metrics: serial time / parallel time.
+THREAD_METRICS = {"two_threads", "two_threads_chain"}
+
+# Implementation names here -> the callgrind scenarios' (`<metric>.<implementation>`).
+CALLGRIND_NAMES = {
+    "ours": "ours",
+    "Observation": "observation",
+    "OpenCombine": "opencombine",
+    "didSetClosure": "didset",
+    "plainStored": "plain",
+    "asyncStream": "asyncstream",
 }
 
 
@@ -77,11 +103,15 @@ def value(runs, metric, implementation):
     return run["bytes"] if metric.startswith("memory") else run["ns"]
 
 
-def build_metrics(runs):
-    """The entries of results.json, in METRICS order, for the metrics that ran."""
+def build_metrics(runs, counts):
+    """The entries of results.json, in METRICS order, for the metrics that ran.
+
+    `counts` is callgrind's {scenario: instructions per operation} (empty without callgrind.json); an
+    entry's "instructions" has a count for each implementation that has a scenario.
+    """
     entries = []
     for metric, (unit, peers, _) in METRICS.items():
-        if metric == "two_threads":
+        if metric in THREAD_METRICS:
             serial, parallel = value(runs, metric, "serial"), value(runs, metric, "parallel")
             if serial is not None and parallel is not None:
                 entries.append({"name": metric, "unit": unit, "ours": round(serial / parallel, 3), "peers": {}})
@@ -91,12 +121,20 @@ def build_metrics(runs):
             continue
         # The token variant is compared with the same peer runs as the controller variant.
         found = {peer: value(runs, peer_metric(metric), peer) for peer in peers}
-        entries.append({
+        entry = {
             "name": metric,
             "unit": unit,
             "ours": rounded(ours),
             "peers": {peer: rounded(v) for peer, v in found.items() if v is not None},
-        })
+        }
+        instructions = {
+            implementation: count
+            for implementation in ["ours"] + list(entry["peers"])
+            if (count := instruction_count(counts, metric, implementation)) is not None
+        }
+        if instructions:
+            entry["instructions"] = instructions
+        entries.append(entry)
     return entries
 
 
@@ -104,12 +142,22 @@ def peer_metric(metric):
     return metric.removesuffix("_token")
 
 
+def instruction_count(counts, metric, implementation):
+    """Callgrind's instructions per operation for one row, if it has a scenario."""
+    name = CALLGRIND_NAMES.get(implementation)
+    if name is None:
+        return None
+    if implementation != "ours":
+        metric = peer_metric(metric)
+    return counts.get(f"{metric}.{name}")
+
+
 def rounded(x):
     return round(x, 3) if x < 10 else round(x, 1)
 
 
 def goals(entries):
-    """(goal text, measured text, holds) for each goal whose metrics ran."""
+    """(goal text, measured text, by instructions text, holds) for each goal; holds is judged by time."""
     by_name = {entry["name"]: entry for entry in entries}
 
     def ours(name):
@@ -118,46 +166,80 @@ def goals(entries):
     def peer(name, who):
         return by_name.get(name, {}).get("peers", {}).get(who)
 
+    def instructions(name, who="ours"):
+        return by_name.get(name, {}).get("instructions", {}).get(who)
+
     rows = []
 
-    def ratio_goal(text, numerator, denominator, limit):
+    def ratio_goal(text, numerator, denominator, limit, counts=(None, None), at_least=False):
+        by_instructions = ""
+        if None not in counts and counts[1] != 0:
+            by_instructions = f"{counts[0] / counts[1]:.3f} ({counts[0]:,} / {counts[1]:,})"
         if numerator is None or denominator is None or denominator == 0:
-            rows.append((text, "not measured", None))
+            rows.append((text, "not measured", by_instructions, None))
             return
         ratio = numerator / denominator
-        rows.append((text, f"{ratio:.3f} ({fmt(numerator)} / {fmt(denominator)})", ratio <= limit))
+        holds = ratio >= limit if at_least else ratio <= limit
+        rows.append((text, f"{ratio:.3f} ({fmt(numerator)} / {fmt(denominator)})", by_instructions, holds))
 
-    ratio_goal("set_unobserved ≤ 0.1 × Observation's", ours("set_unobserved"), peer("set_unobserved", "Observation"), 0.1)
-    ratio_goal("notify_1 ≤ 0.2 × OpenCombine's", ours("notify_1"), peer("notify_1", "OpenCombine"), 0.2)
-    ratio_goal("notify_1 ≤ 0.05 × Observation's", ours("notify_1"), peer("notify_1", "Observation"), 0.05)
-    ratio_goal("notify_1 ≤ 25 × the didSet closure", ours("notify_1"), peer("notify_1", "didSetClosure"), 25)
-    ratio_goal(
-        "notify_fanout_1000 per observer ≤ 1.5 × notify_fanout_10's",
-        ours("notify_fanout_1000"), ours("notify_fanout_10"), 1.5,
-    )
-    ratio_goal(
-        "observe_unobserve ≤ 0.5 × Observation's one-shot cycle",
-        ours("observe_unobserve"), peer("observe_unobserve", "Observation"), 0.5,
-    )
-    if "observe_unobserve_token" in by_name:
+    def versus_peer(text, metric, who, limit, measured_against=None):
+        against = measured_against or metric
         ratio_goal(
-            "observe_unobserve (token) ≤ 0.5 × Observation's one-shot cycle",
-            ours("observe_unobserve_token"), peer("observe_unobserve_token", "Observation"), 0.5,
+            text, ours(metric), peer(against, who), limit,
+            (instructions(metric), instructions(against, who)),
         )
-    ratio_goal("teardown_1e5 per observation ≤ 1.5 × teardown_1e3's", ours("teardown_1e5"), ours("teardown_1e3"), 1.5)
-    ratio_goal("notify_1_crowded ≤ 1.2 × notify_1", ours("notify_1_crowded"), ours("notify_1"), 1.2)
+
+    def versus_ours(text, metric, other, limit):
+        ratio_goal(text, ours(metric), ours(other), limit, (instructions(metric), instructions(other)))
+
+    versus_peer("set_unobserved ≤ 0.1 × Observation's", "set_unobserved", "Observation", 0.1)
+    versus_peer("set_unobserved ≤ 1.3 × a plain stored property", "set_unobserved", "plainStored", 1.3)
+    versus_peer("notify_1 ≤ 0.2 × OpenCombine's", "notify_1", "OpenCombine", 0.2)
+    versus_peer("notify_1 ≤ 0.05 × Observation's", "notify_1", "Observation", 0.05)
+    versus_peer("notify_1 ≤ 25 × the didSet closure", "notify_1", "didSetClosure", 25)
+    versus_ours(
+        "notify_fanout_1000 per observer ≤ 1.5 × notify_fanout_10's", "notify_fanout_1000", "notify_fanout_10", 1.5
+    )
+    versus_ours("notify_chain ≤ 2 × notify_1", "notify_chain", "notify_1", 2)
+    versus_peer("notify_chain_replace ≤ 0.15 × Observation's", "notify_chain_replace", "Observation", 0.15)
+    versus_peer("notify_computed ≤ 0.15 × Observation's", "notify_computed", "Observation", 0.15)
+    versus_peer("notify_computed ≤ 0.5 × OpenCombine's", "notify_computed", "OpenCombine", 0.5)
+    versus_ours("notify_slots_100 ≤ 1.2 × notify_1", "notify_slots_100", "notify_1", 1.2)
+    versus_ours("notify_1_crowded ≤ 1.2 × notify_1", "notify_1_crowded", "notify_1", 1.2)
+    versus_ours(
+        "notify_1_crowded_same_object ≤ 1.2 × notify_1", "notify_1_crowded_same_object", "notify_1", 1.2
+    )
+    versus_peer("observe_unobserve ≤ 0.5 × Observation's one-shot cycle", "observe_unobserve", "Observation", 0.5)
+    if "observe_unobserve_token" in by_name:
+        versus_peer(
+            "observe_unobserve (token) ≤ 0.5 × Observation's one-shot cycle",
+            "observe_unobserve_token", "Observation", 0.5, measured_against="observe_unobserve",
+        )
+    versus_peer(
+        "observe_unobserve_chain ≤ 0.5 × Observation's one-shot cycle", "observe_unobserve_chain", "Observation", 0.5
+    )
+    versus_ours("observe_unobserve_k1000 ≤ 1.5 × observe_unobserve_k1", "observe_unobserve_k1000", "observe_unobserve_k1", 1.5)
+    versus_ours(
+        "observe_unobserve_m10000 ≤ 1.5 × observe_unobserve_m1", "observe_unobserve_m10000", "observe_unobserve_m1", 1.5
+    )
+    versus_peer("stream_set_await ≤ 0.5 × Observations'", "stream_set_await", "Observation", 0.5)
+    versus_peer("stream_set_await ≤ 1 × an AsyncStream fed by an OpenCombine sink", "stream_set_await", "OpenCombine", 1)
+    versus_ours("teardown_1e5 per observation ≤ 1.5 × teardown_1e3's", "teardown_1e5", "teardown_1e3", 1.5)
     memory = ours("memory_per_registration")
     rows.append((
         "memory_per_registration ≤ 200 bytes",
         f"{fmt(memory)} bytes" if memory is not None else "not measured",
+        "",
         memory <= 200 if memory is not None else None,
     ))
-    threads = ours("two_threads")
-    rows.append((
-        "two_threads ≥ 1.7",
-        f"{threads:.3f}" if threads is not None else "not measured",
-        threads >= 1.7 if threads is not None else None,
-    ))
+    for metric in ("two_threads", "two_threads_chain"):
+        threads = ours(metric)
+        rows.append((
+            f"{metric} ≥ 1.7",
+            f"{threads:.3f}" if threads is not None else "not measured",
+            "",
+            threads >= 1.7 if threads is not None else None,
+        ))
     return rows
 
 
@@ -186,43 +268,97 @@ def machine():
     return f"{platform.system()} {platform.machine()}, {cpus}; {swift}"
 
 
-def markdown(runs, entries):
+def load_callgrind(path):
+    """callgrind.json's counts and a sentence saying where they come from (None, None without it)."""
+    if path is None or not os.path.exists(path):
+        return {}, None
+    with open(path) as file:
+        document = json.load(file)
+    commit = document["commit"]
+    where = f"commit {commit[:7]}"
+    if document.get("uncommitted"):
+        where += " plus uncommitted changes to " + ", ".join(document["uncommitted"])
+    note = (
+        f"Instructions per operation are callgrind's, from `Scripts/callgrind.sh` ({document['generated']}, {where}; "
+        "see CALLGRIND.md): deterministic, so they show what a change costs where times are noisy."
+    )
+    changed = measured_code_changed_since(commit)
+    if changed is None:
+        note += f" This repository does not know {commit[:7]}: they may be stale."
+    elif changed:
+        note += (
+            f" **They may be stale**: {', '.join(changed)} changed since {commit[:7]}; run `Scripts/callgrind.sh`"
+            " again for counts of this code."
+        )
+    return document["instructions"], note
+
+
+def measured_code_changed_since(commit):
+    """The measured code's paths that differ between `commit` and the work tree (None if git cannot tell)."""
+    repository = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    paths = ["Sources", "Benchmarks/Callgrind", "Benchmarks/Models", "Benchmarks/Package.swift"]
+    try:
+        result = subprocess.run(
+            ["git", "-C", repository, "diff", "--name-only", commit, "--", *paths],
+            capture_output=True, text=True,
+        )
+    except OSError:
+        return None
+    if result.returncode != 0:
+        return None
+    changed = {line.split("/")[0] if line.startswith("Sources") else "/".join(line.split("/")[:2])
+               for line in result.stdout.splitlines() if line}
+    return sorted(changed)
+
+
+def markdown(runs, entries, callgrind_note):
     lines = [
         "# KVOMediator benchmarks",
         "",
         f"Generated by `Benchmarks/run.sh` on {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC — {machine()}.",
         "All figures are medians of one run; every implementation of a metric ran in the same run.",
+    ]
+    if callgrind_note:
+        lines.append(callgrind_note)
+    else:
+        lines.append("No instruction counts: run `Scripts/callgrind.sh` (it writes callgrind.json), then this again.")
+    lines += [
         "",
         "## Goals",
         "",
-        "| goal | measured | holds |",
-        "| --- | --- | --- |",
+        "Each goal holds or not by the times of this run; `by instructions` is the same ratio of callgrind's",
+        "counts, where both sides have a scenario. Observation's one-shot cycle (observe_unobserve*) includes",
+        "the set that fires it: its registration has no public `cancel()`.",
+        "",
+        "| goal | measured | by instructions | holds |",
+        "| --- | --- | --- | --- |",
     ]
-    for text, measured, holds in goals(entries):
+    for text, measured, by_instructions, holds in goals(entries):
         mark = "—" if holds is None else ("✅ yes" if holds else "❌ no")
-        lines.append(f"| {text} | {measured} | {mark} |")
+        lines.append(f"| {text} | {measured} | {by_instructions} | {mark} |")
 
     lines += [
         "",
         "## Results",
         "",
-        "Time is nanoseconds per operation; mallocs per operation; `ours ÷` is ours divided by that row",
-        "(below 1 means ours is cheaper).",
+        "Time is nanoseconds per operation; mallocs per operation; instructions per operation from callgrind",
+        "(— where no scenario measures that row); `ours ÷` is ours divided by that row (below 1 means ours is",
+        "cheaper).",
         "",
-        "| metric | one operation | implementation | median | mallocs / op | ours ÷ | samples |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: |",
+        "| metric | one operation | implementation | median | instructions / op | mallocs / op | ours ÷ | samples |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
     ]
     for entry in entries:
         metric, unit = entry["name"], entry["unit"]
         what = METRICS[metric][2]
-        if metric == "two_threads":
+        if metric in THREAD_METRICS:
             for implementation in ("serial", "parallel"):
                 run = runs[(metric, implementation)]
                 lines.append(
                     f"| {metric} | {what} | {implementation} ({run['operations']:,} sets) "
-                    f"| {fmt(run['ns'] * run['operations'] / 1e6)} ms | {fmt(run['mallocs'])} | | {run['samples']} |"
+                    f"| {fmt(run['ns'] * run['operations'] / 1e6)} ms | | {fmt(run['mallocs'])} | | {run['samples']} |"
                 )
-            lines.append(f"| {metric} | | **ratio** | **{entry['ours']:.3f}** | | | |")
+            lines.append(f"| {metric} | | **ratio** | **{entry['ours']:.3f}** | | | | |")
             continue
         suffix = " bytes" if unit == "bytes" else " ns"
         implementations = [("ours", entry["ours"])] + list(entry["peers"].items())
@@ -230,8 +366,11 @@ def markdown(runs, entries):
             run = runs[(metric if implementation == "ours" else peer_metric(metric), implementation)]
             ratio = "" if implementation == "ours" else f"{entry['ours'] / figure:.3f}" if figure else "∞"
             name = f"**{implementation}**" if implementation == "ours" else implementation
+            count = entry.get("instructions", {}).get(implementation)
+            instructions = f"{count:,}" if count is not None else "—"
             lines.append(
-                f"| {metric} | {what} | {name} | {fmt(figure)}{suffix} | {fmt(run['mallocs'])} | {ratio} | {run['samples']} |"
+                f"| {metric} | {what} | {name} | {fmt(figure)}{suffix} | {instructions} | {fmt(run['mallocs'])} "
+                f"| {ratio} | {run['samples']} |"
             )
 
     lines += [
@@ -241,43 +380,67 @@ def markdown(runs, entries):
         "- Suite: `Benchmarks/Benchmarks/KVOBenchmarks/` with ordo-one/benchmark 1.38.1 (malloc interposer on),",
         "  exported with `--format jmh` and read by `Scripts/summarize.py`. Each benchmark name ends in",
         "  `x<N>`: the operations one iteration makes; medians are divided by N.",
+        "- Instructions / op: `Scripts/callgrind.sh` runs the scenarios of `Benchmarks/Callgrind/` (the same",
+        "  models, from `Benchmarks/Models/`, and the same observers) under valgrind's callgrind; see CALLGRIND.md.",
         "- ours: `KVOController.observe(_:keyPath:options: [.new, .old])` with a block that hands",
         "  `change.newValue` to `blackHole`; every peer's callback does the same with its value.",
         "- set_unobserved: each set goes through one non-inlined function per implementation (the same",
         "  call overhead for all), so that a loop of plain stores cannot be folded into one.",
         "- Observation peers: `withObservationTracking` whose onChange registers again, the documented",
-        "  way to keep observing (onChange fires once, on willSet, with no value).",
-        "- observe_unobserve: Observation has no cancel, so its cycle is `withObservationTracking` plus",
-        "  one set that fires the onChange and so removes the registration; OpenCombine's is",
-        "  `$x.sink` + `cancel()` (the sink also receives the current value on subscription).",
+        "  way to keep observing (onChange fires once, on willSet, with no value); for a chain or a computed",
+        "  property the re-registration re-reads the whole key path, as it must.",
+        "- observe_unobserve and observe_unobserve_chain: Observation has no public cancel, so its one-shot",
+        "  cycle is `withObservationTracking` plus one set (of `x`, or of the chain's `c`) that fires the",
+        "  onChange and so removes the registration: **Observation's figure includes that set**. Ours re-registers",
+        "  the same key path literal each time (its best case; `_k*` and `_m*` add the rest of the table).",
+        "  OpenCombine's cycle is a `sink` (the `map` + `switchToLatest` chain for `\\.a.b.c`) + `cancel()`; a",
+        "  sink also receives the current value on subscription.",
         "- OpenCombine peers: `@Published` + `sink`; the chain uses `map` + `switchToLatest` per step;",
         "  the computed property uses one sink per dependency (OpenCombine 0.14 has no `combineLatest`).",
+        "- notify_chain_replace: `b` of `\\.a.b.c` is set alternately to two prepared leaves whose `c` differ, so",
+        "  each set moves the observation to another object and changes the value (Observation: the relay",
+        "  re-reads `root.a.b.c`; OpenCombine: `switchToLatest` subscribes to the new leaf's `$c`).",
+        "- notify_slots_100: one controller observes `p0` … `p99` of `Wide` (an object with 1,001 `@Observed`",
+        "  properties), each once; `p99`, the last registered, changes.",
+        "- notify_1_crowded: notify_1 while another controller holds 1e5 registrations on 1e5 other objects.",
+        "- notify_1_crowded_same_object: notify_1 on `Wide`'s `p1000` while 1e5 registrations (100 on each of",
+        "  `p0` … `p999`, one controller each) exist on the same object, registered before the measured one.",
+        "- observe_unobserve_kK: one controller already observes K distinct key paths of one `Wide` (`p0` …);",
+        "  it observes and unobserves `p1000`. observe_unobserve_mM: M controllers already observe `x` of one",
+        "  counter; one more controller observes and unobserves it. 100 cycles an iteration.",
+        "- stream_set_await: one set, then `await iterator.next()` returns the new value; one iterator for",
+        "  the whole run, on Swift's global executor (each iteration is a task). ours: `values(for: \\.x)`;",
+        "  Observation: Swift 6.2's `Observations { model.x }`; OpenCombine: an `AsyncStream` fed by a",
+        "  `$x.sink`; asyncStream: an `AsyncStream` fed directly (the floor).",
         "- teardown_N: one controller observes N objects (one observation each); only the controller's",
         "  release is measured.",
-        "- notify_1_crowded: notify_1 while another controller holds 1e5 registrations on 1e5 other objects.",
         "- memory_per_registration: the benchmark's `memoryLeakedBytes` metric (malloc interposer:",
         "  requested bytes minus freed bytes in the measured region) while 1e5 registrations are made and",
         "  kept alive, divided by 1e5. Objects, observer and controller exist before the region. Requested",
         "  bytes exclude malloc's per-chunk overhead (about 8–16 bytes per malloc; see mallocs / op).",
         "- two_threads: two fresh threads each make 1e5 sets on their own observed object, against one",
         "  fresh thread making all 2e5 sets on the same two objects; ratio = serial time / parallel time.",
+        "  two_threads_chain: the same with 2e4 sets per object, each object the leaf `c` of a chain",
+        "  `\\.a.b.c` observed by its own controller.",
         "",
     ]
     return "\n".join(lines)
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
-    source, markdown_path, json_path = sys.argv[1:]
+    source, markdown_path, json_path = sys.argv[1:4]
+    counts, callgrind_note = load_callgrind(sys.argv[4] if len(sys.argv) == 5 else None)
     runs = load(source)
-    entries = build_metrics(runs)
+    entries = build_metrics(runs, counts)
     with open(json_path, "w") as file:
         json.dump({"metrics": entries}, file, indent=2, ensure_ascii=False)
         file.write("\n")
+    text = markdown(runs, entries, callgrind_note)
     with open(markdown_path, "w") as file:
-        file.write(markdown(runs, entries))
-    print(markdown(runs, entries).split("## Method")[0])
+        file.write(text)
+    print(text.split("## Method")[0])
 
 
 if __name__ == "__main__":

@@ -11,7 +11,9 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     registerSetBenchmarks()
     registerNotifyBenchmarks()
+    registerKeyPathBenchmarks()
     registerLifecycleBenchmarks()
+    registerStreamBenchmarks()
     registerMemoryBenchmarks()
     registerThreadBenchmarks()
 }
@@ -56,5 +58,22 @@ func register<State>(
         configuration: configuration,
         closure: body,
         setup: { setup() }
+    )
+}
+
+/// ``register(_:_:operations:configuration:setup:body:)`` for an async body, with an async setup.
+func registerAsync<State>(
+    _ metric: String,
+    _ implementation: String,
+    operations: Int,
+    configuration: Benchmark.Configuration = configuration(),
+    setup: @escaping () async -> State,
+    body: @escaping (Benchmark, State) async -> Void
+) {
+    Benchmark(
+        benchmarkName(metric, implementation, operations: operations),
+        configuration: configuration,
+        closure: body,
+        setup: { await setup() }
     )
 }

@@ -10,9 +10,9 @@ import OpenCombine
 // - ours: a KVOController block with [.new, .old];
 // - Observation: `withObservationTracking` whose onChange registers again (it fires once, on
 //   willSet, and gets no value: the re-registration reads the property, as an app must);
-// - OpenCombine: `$x.sink`; a chain uses `map` + `switchToLatest` per step; a computed property
-//   uses one sink per dependency (OpenCombine 0.14 has no combineLatest);
+// - OpenCombine: `$x.sink`;
 // - didSetClosure: a didSet that calls one stored closure with the old and new value (the floor).
+// Chains and computed properties are in KeyPathBenchmarks.swift.
 
 private let changeCount = 1_000
 private let crowdSize = 100_000
@@ -20,9 +20,9 @@ private let crowdSize = 100_000
 func registerNotifyBenchmarks() {
     registerNotifyOne()
     registerFanout()
-    registerChain()
-    registerComputed()
     registerCrowded()
+    registerCrowdedSameObject()
+    registerSlots()
 }
 
 // MARK: - notify_1
@@ -125,126 +125,6 @@ private func fannedOutCounter(_ observers: Int) -> Fixture<Counter> {
     return Fixture(model, retaining: watchers)
 }
 
-// MARK: - notify_chain
-
-/// `\.a.b.c`: the last object of the chain changes.
-private func registerChain() {
-    let metric = "notify_chain"
-
-    register(metric, "ours", operations: changeCount, setup: observedChain()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.c = value
-        }
-        fixture.counter = value
-    }
-
-    register(metric, "Observation", operations: changeCount, setup: trackedObservationChain()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.c = value
-        }
-        fixture.counter = value
-    }
-
-    register(metric, "OpenCombine", operations: changeCount, setup: sunkCombineChain()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.c = value
-        }
-        fixture.counter = value
-    }
-}
-
-/// The fixture's model is the chain's leaf; the root is retained.
-private func observedChain() -> Fixture<Leaf> {
-    let root = Root()
-    let watcher = Watcher()
-    watcher.kvoController.observe(root, keyPath: \.a.b.c, options: [.new, .old]) { _, _, change in
-        blackHole(change.newValue)
-    }
-    return Fixture(root.a.b, retaining: [root, watcher])
-}
-
-private func trackedObservationChain() -> Fixture<ObservationLeaf> {
-    let root = ObservationRoot()
-    let relay = ObservationRelay { root.a.b.c }
-    relay.track()
-    return Fixture(root.a.b, retaining: [root, relay])
-}
-
-private func sunkCombineChain() -> Fixture<CombineLeaf> {
-    let root = CombineRoot()
-    let cancellable = root.$a
-        .map { $0.$b }
-        .switchToLatest()
-        .map { $0.$c }
-        .switchToLatest()
-        .sink { blackHole($0) }
-    return Fixture(root.a.b, retaining: [root, cancellable])
-}
-
-// MARK: - notify_computed
-
-/// `sum` reads two observable properties; the first one changes.
-private func registerComputed() {
-    let metric = "notify_computed"
-
-    register(metric, "ours", operations: changeCount, setup: observedSum()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.first = value
-        }
-        fixture.counter = value
-    }
-
-    register(metric, "Observation", operations: changeCount, setup: trackedObservationSum()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.first = value
-        }
-        fixture.counter = value
-    }
-
-    register(metric, "OpenCombine", operations: changeCount, setup: sunkCombineSum()) { _, fixture in
-        var value = fixture.counter
-        for _ in 0..<changeCount {
-            value &+= 1
-            fixture.model.first = value
-        }
-        fixture.counter = value
-    }
-}
-
-private func observedSum() -> Fixture<Sum> {
-    let model = Sum()
-    let watcher = Watcher()
-    watcher.kvoController.observe(model, keyPath: \.sum, options: [.new, .old]) { _, _, change in
-        blackHole(change.newValue)
-    }
-    return Fixture(model, retaining: [watcher])
-}
-
-private func trackedObservationSum() -> Fixture<ObservationSum> {
-    let model = ObservationSum()
-    let relay = ObservationRelay { model.sum }
-    relay.track()
-    return Fixture(model, retaining: [relay])
-}
-
-/// Each sink gets its own new value and reads the other operand from the model.
-private func sunkCombineSum() -> Fixture<CombineSum> {
-    let model = CombineSum()
-    let first = model.$first.sink { [unowned model] first in blackHole(first + model.last) }
-    let last = model.$last.sink { [unowned model] last in blackHole(model.first + last) }
-    return Fixture(model, retaining: [first, last])
-}
-
 // MARK: - notify_1_crowded
 
 /// notify_1 while 100,000 unrelated registrations (one controller on 100,000 other objects) exist.
@@ -278,4 +158,68 @@ private func crowdedCounter() -> Fixture<Counter> {
     let fixture = observedCounter()
     fixture.retained += [others, crowd]
     return fixture
+}
+
+// MARK: - notify_1_crowded_same_object
+
+/// notify_1 while 100,000 other registrations exist on other slots of the same object: 100 on each of
+/// `Wide`'s first 1,000 properties (one controller each), registered before the observed one, `p1000`.
+private func registerCrowdedSameObject() {
+    register(
+        "notify_1_crowded_same_object",
+        "ours",
+        operations: changeCount,
+        configuration: configuration(maxDuration: .seconds(1)),
+        setup: crowdedWide()
+    ) { _, fixture in
+        var value = fixture.counter
+        for _ in 0..<changeCount {
+            value &+= 1
+            fixture.model.p1000 = value
+        }
+        fixture.counter = value
+    }
+}
+
+private func crowdedWide() -> Fixture<Wide> {
+    let model = Wide()
+    let others = Wide.keyPaths.dropLast()
+    let crowd = (0..<crowdSize).map { _ in Watcher() }
+    for (index, watcher) in crowd.enumerated() {
+        let keyPath = others[index % others.count]
+        watcher.kvoController.observe(model, keyPath: keyPath, options: [.new, .old]) { _, _, change in
+            blackHole(change.newValue)
+        }
+    }
+    let watcher = Watcher()
+    watcher.kvoController.observe(model, keyPath: \.p1000, options: [.new, .old]) { _, _, change in
+        blackHole(change.newValue)
+    }
+    return Fixture(model, retaining: [crowd, watcher])
+}
+
+// MARK: - notify_slots_100
+
+/// One object with 100 observed slots (`Wide`'s `p0` … `p99`, each observed once by one controller):
+/// the last one registered, `p99`, changes.
+private func registerSlots() {
+    register("notify_slots_100", "ours", operations: changeCount, setup: hundredSlots()) { _, fixture in
+        var value = fixture.counter
+        for _ in 0..<changeCount {
+            value &+= 1
+            fixture.model.p99 = value
+        }
+        fixture.counter = value
+    }
+}
+
+private func hundredSlots() -> Fixture<Wide> {
+    let model = Wide()
+    let watcher = Watcher()
+    for keyPath in Wide.keyPaths.prefix(100) {
+        watcher.kvoController.observe(model, keyPath: keyPath, options: [.new, .old]) { _, _, change in
+            blackHole(change.newValue)
+        }
+    }
+    return Fixture(model, retaining: [watcher])
 }

@@ -6,19 +6,31 @@ import KVOMediator
 // against one thread making the same sets on the same two objects. run.sh reports the throughput
 // ratio, serial time / parallel time (2.0 means perfect scaling).
 //
+// two_threads_chain: the same, each object being the leaf of a chain `\.a.b.c` that one controller
+// observes, its `c` set (fewer sets: a chain's change costs more).
+//
 // Both variants run their work on freshly started threads and wait for them, so thread start-up
 // (tens of microseconds, against milliseconds of work) is in both.
 
 private let setsPerObject = 100_000
+private let chainSetsPerObject = 20_000
+
+/// Short runs of milliseconds each: a couple of seconds, at most 60 samples.
+private func threadConfiguration() -> Benchmark.Configuration {
+    configuration(warmupIterations: 2, maxDuration: .seconds(2), maxIterations: 60)
+}
 
 func registerThreadBenchmarks() {
-    let threadConfiguration = configuration(warmupIterations: 2, maxDuration: .seconds(2), maxIterations: 60)
+    registerTwoThreads()
+    registerTwoThreadsChain()
+}
 
+private func registerTwoThreads() {
     register(
         "two_threads",
         "parallel",
         operations: 2 * setsPerObject,
-        configuration: threadConfiguration,
+        configuration: threadConfiguration(),
         setup: observedPair()
     ) { _, fixture in
         let models = fixture.model
@@ -29,7 +41,7 @@ func registerThreadBenchmarks() {
         "two_threads",
         "serial",
         operations: 2 * setsPerObject,
-        configuration: threadConfiguration,
+        configuration: threadConfiguration(),
         setup: observedPair()
     ) { _, fixture in
         let models = fixture.model
@@ -37,6 +49,35 @@ func registerThreadBenchmarks() {
             {
                 mutate(models[0])
                 mutate(models[1])
+            }
+        ])
+    }
+}
+
+private func registerTwoThreadsChain() {
+    register(
+        "two_threads_chain",
+        "parallel",
+        operations: 2 * chainSetsPerObject,
+        configuration: threadConfiguration(),
+        setup: observedChains()
+    ) { _, fixture in
+        let leaves = fixture.model
+        runOnThreads([{ mutate(leaves[0]) }, { mutate(leaves[1]) }])
+    }
+
+    register(
+        "two_threads_chain",
+        "serial",
+        operations: 2 * chainSetsPerObject,
+        configuration: threadConfiguration(),
+        setup: observedChains()
+    ) { _, fixture in
+        let leaves = fixture.model
+        runOnThreads([
+            {
+                mutate(leaves[0])
+                mutate(leaves[1])
             }
         ])
     }
@@ -53,6 +94,28 @@ private func observedPair() -> Fixture<[Counter]> {
         return watcher
     }
     return Fixture(models, retaining: watchers)
+}
+
+/// The leaves of two chains, each observed as `\.a.b.c` by its own controller (the roots are retained).
+private func observedChains() -> Fixture<[Leaf]> {
+    let roots = [Root(), Root()]
+    let watchers = roots.map { root in
+        let watcher = Watcher()
+        watcher.kvoController.observe(root, keyPath: \.a.b.c, options: [.new, .old]) { _, _, change in
+            blackHole(change.newValue)
+        }
+        return watcher
+    }
+    return Fixture(roots.map { $0.a.b }, retaining: [roots, watchers])
+}
+
+@inline(never)
+private func mutate(_ leaf: Leaf) {
+    var value = leaf.c
+    for _ in 0..<chainSetsPerObject {
+        value &+= 1
+        leaf.c = value
+    }
 }
 
 @inline(never)

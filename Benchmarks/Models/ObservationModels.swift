@@ -1,0 +1,25 @@
+import Observation
+
+// Observation's models, the same shapes as KVOModels.swift's.
+
+@Observable final class ObservationCounter: @unchecked Sendable {
+    var x = 0
+}
+
+@Observable final class ObservationLeaf: @unchecked Sendable {
+    var c = 0
+}
+
+@Observable final class ObservationMiddle: @unchecked Sendable {
+    var b = ObservationLeaf()
+}
+
+@Observable final class ObservationRoot: @unchecked Sendable {
+    var a = ObservationMiddle()
+}
+
+@Observable final class ObservationSum: @unchecked Sendable {
+    var first = 0
+    var last = 0
+    var sum: Int { first + last }
+}
