@@ -113,6 +113,55 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             fieldIndex[place] = Int32(truncatingIfNeeded: position &+ 1)
         }
 
+        /// Removes the entry at `position` of `slots` in O(1): the last entry takes its place.
+        mutating func removeSlot(at position: Int) {
+            let last = slots.count - 1
+            if !fieldIndex.isEmpty {
+                unindexField(at: position)
+                if position != last { repointField(from: last, to: position) }
+            }
+            if position != last { slots.swapAt(position, last) }
+            slots.removeLast()
+            if !fieldIndex.isEmpty, slots.count < Self.fieldIndexThreshold / 2 { fieldIndex = [] }
+        }
+
+        /// The place in `fieldIndex` that holds the entry at `position` of `slots`, if it is indexed.
+        private func fieldPlace(ofEntryAt position: Int) -> Int? {
+            guard case .field(let offset) = slots[position].slot else { return nil }
+            let mask = fieldIndex.count &- 1
+            var place = Self.fieldHome(offset, mask: mask)
+            while fieldIndex[place] != 0 {
+                if Int(fieldIndex[place]) == position &+ 1 { return place }
+                place = (place &+ 1) & mask
+            }
+            return nil
+        }
+
+        /// Takes the entry at `position` out of `fieldIndex`, moving back each later place of its run
+        /// that a probe would no longer reach (no tombstones).
+        private mutating func unindexField(at position: Int) {
+            guard var hole = fieldPlace(ofEntryAt: position) else { return }
+            let mask = fieldIndex.count &- 1
+            var next = hole
+            while true {
+                next = (next &+ 1) & mask
+                let held = Int(fieldIndex[next])
+                if held == 0 { break }
+                guard case .field(let offset) = slots[held &- 1].slot else { continue }
+                let home = Self.fieldHome(offset, mask: mask)
+                let reachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
+                if reachable { continue }
+                fieldIndex[hole] = fieldIndex[next]
+                hole = next
+            }
+            fieldIndex[hole] = 0
+        }
+
+        /// Points the place of the entry at `old` of `slots` at `new`, where it is about to move.
+        private mutating func repointField(from old: Int, to new: Int) {
+            if let place = fieldPlace(ofEntryAt: old) { fieldIndex[place] = Int32(truncatingIfNeeded: new &+ 1) }
+        }
+
         /// Records an entry just appended to `slots`.
         mutating func didAppendSlot() {
             if fieldIndex.isEmpty || slots.count &* 2 > fieldIndex.count {
@@ -120,13 +169,6 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             } else {
                 indexField(of: slots[slots.count &- 1], at: slots.count &- 1)
             }
-        }
-
-        /// ``entryIndex(for:)`` as a call: what the notification path uses when the first entry is
-        /// not the one (kept out of its frame, which stays small for the common case).
-        @inline(never)
-        func entryIndexOutOfLine(for slot: SlotKey) -> Int? {
-            entryIndex(for: slot)
         }
 
         @inline(__always)
@@ -188,11 +230,15 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             }
             guard isEmpty else { return false }
             if index == 0 {
-                firstSlot = slots.isEmpty ? nil : slots.removeLast()
+                if let last = slots.last {
+                    removeSlot(at: slots.count - 1)
+                    firstSlot = last
+                } else {
+                    firstSlot = nil
+                }
             } else {
-                slots.remove(at: index - 1)
+                removeSlot(at: index - 1)
             }
-            if !fieldIndex.isEmpty || slots.count >= Self.fieldIndexThreshold { rebuildFieldIndex() }
             return firstSlot == nil
         }
 
@@ -289,6 +335,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
 
     // MARK: The notification path
 
+    /// The entry of the `@Observed` property at `field`, for a set whose entry is not the first: kept
+    /// out of `_change`'s frame, and reading the table in place (a call on `state` itself would copy
+    /// it, retaining and releasing each of its arrays). Called with the lock held.
+    @inline(never)
+    private func entryIndexOutOfLine(forField field: Int) -> Int? {
+        withUnsafeMutablePointer(to: &state) { $0.pointee.entryIndex(for: .field(field)) }
+    }
+
     /// An `@Observed` set: sends prior records and captures what needs capturing, runs `store`, then
     /// delivers the change to each registration of the slot.
     ///
@@ -307,7 +361,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         spinLock.lock()
         // The first entry inline: the common case of one observed slot, with no call.
         let firstMatches = if case .field(field)? = state.firstSlot?.slot { true } else { false }
-        guard let index = firstMatches ? 0 : state.entryIndexOutOfLine(for: .field(field)) else {
+        guard let index = firstMatches ? 0 : entryIndexOutOfLine(forField: field) else {
             spinLock.unlock()
             return store()
         }

@@ -56,4 +56,34 @@ private final class Dashboard: KeyValueObservable {
         observer.kvoController.unobserveAll()
         #expect(dashboard.kvoRegistrar.registrationCount == 0)
     }
+
+    /// Random observes and unobserves of many properties: after each step, a set of every property
+    /// reaches its observers exactly when it is observed (entries move in and out of the index).
+    @Test(arguments: [7, 8, 9] as [UInt64])
+    func randomObservesAndUnobservesKeepEachPropertysObservers(seed: UInt64) {
+        let dashboard = Dashboard()
+        let observer = TestObserver()
+        let count = CallCounter()
+        var observed = Set<Int>()
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for step in 0..<300 {
+            let index = next(Dashboard.all.count)
+            if observed.contains(index) {
+                observer.kvoController.unobserve(dashboard, keyPath: Dashboard.all[index])
+                observed.remove(index)
+            } else {
+                observer.kvoController.observe(dashboard, keyPath: Dashboard.all[index]) { _, _, _ in count.increment()
+                }
+                observed.insert(index)
+            }
+            let before = count.count
+            for keyPath in Dashboard.all { dashboard[keyPath: keyPath] += 1 }
+            #expect(count.count - before == observed.count, "step \(step)")
+            #expect(dashboard.kvoRegistrar.registrationCount == observed.count, "step \(step)")
+        }
+    }
 }
