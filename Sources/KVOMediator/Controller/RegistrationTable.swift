@@ -24,26 +24,47 @@ struct RegistrationTable {
         var index: ObjectIndex { unsafeDowncast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
     }
 
+    /// A key path as a dictionary key: hashed once per key path object (``KeyPathHashes``), since
+    /// hashing a key path walks its components, and compared by identity first.
+    struct KeyPathKey: Hashable {
+        let keyPath: AnyKeyPath
+        let hash: Int
+
+        init(_ keyPath: AnyKeyPath) {
+            self.keyPath = keyPath
+            self.hash = KeyPathHashes.shared.hash(of: keyPath)
+        }
+
+        static func == (lhs: KeyPathKey, rhs: KeyPathKey) -> Bool {
+            lhs.hash == rhs.hash && sameKeyPath(lhs.keyPath, rhs.keyPath)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(hash)
+        }
+    }
+
     /// One object's registrations, by key path (several may share one: the table does not dedupe).
     final class ObjectIndex {
-        var byKeyPath: [AnyKeyPath: InlineList<KVOInfo>] = [:]
+        var byKeyPath: [KeyPathKey: InlineList<KVOInfo>] = [:]
         var count = 0
         /// How many were made with a string key path.
         var stringForms = 0
 
         func insert(_ info: KVOInfo) {
-            byKeyPath[info.keyPath, default: InlineList()].append(info)
+            byKeyPath[KeyPathKey(info.keyPath), default: InlineList()].append(info)
             count &+= 1
             if info.stringKeyPath != nil { stringForms &+= 1 }
         }
 
         /// Removes `info` (by identity); true if it was there.
         func remove(_ info: KVOInfo) -> Bool {
-            guard var list = byKeyPath[info.keyPath], let position = list.lastIndex(where: { $0 === info }) else {
+            let key = KeyPathKey(info.keyPath)
+            guard var list = byKeyPath[key], let position = list.lastIndex(where: { $0 === info }) else {
                 return false
             }
             list.remove(at: position)
-            byKeyPath[info.keyPath] = list.isEmpty ? nil : list
+            byKeyPath[key] = list.isEmpty ? nil : list
             count &-= 1
             if info.stringKeyPath != nil { stringForms &-= 1 }
             return true
@@ -139,7 +160,7 @@ struct RegistrationTable {
 
     /// Whether a registration on the object has a key path equal to `keyPath`.
     func contains(_ id: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
-        if let objectIndex = objectIndex(of: id) { return objectIndex.byKeyPath[keyPath] != nil }
+        if let objectIndex = objectIndex(of: id) { return objectIndex.byKeyPath[KeyPathKey(keyPath)] != nil }
         return contains(id) { sameKeyPath($0.keyPath, keyPath) }
     }
 
@@ -242,7 +263,7 @@ struct RegistrationTable {
     /// Removes the registrations of the object whose key path equals `keyPath`, and returns them.
     mutating func removeAll(of id: ObjectIdentifier, keyPath: AnyKeyPath) -> InlineList<KVOInfo> {
         if let objectIndex = objectIndex(of: id) {
-            guard let removed = objectIndex.byKeyPath[keyPath] else { return InlineList() }
+            guard let removed = objectIndex.byKeyPath[KeyPathKey(keyPath)] else { return InlineList() }
             removed.forEachElement { _ = objectIndex.remove($0) }
             count &-= removed.count
             if objectIndex.count == 0 { removeIndexBucket(of: id) }

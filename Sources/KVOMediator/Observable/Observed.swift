@@ -86,41 +86,28 @@ public struct Observed<Value> {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            _announcedSet(newValue, of: object, storage: storageKeyPath, registrar: registrar)
-        }
-    }
-
-    /// A set of a property of an object with observers: out of line, so that the setter's own frame
-    /// (all that a set with no observer runs) stays a load, a test and a store.
-    @inlinable
-    @inline(never)
-    static func _announcedSet<Object: KeyValueObservable>(
-        _ newValue: Value,
-        of object: Object,
-        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
-        registrar: KVORegistrar
-    ) {
-        let storage = object[keyPath: storageKeyPath]
-        guard storage.automaticallyNotifies else {
-            object[keyPath: storageKeyPath].value = newValue
-            return
-        }
-        // Values go to the registrar by address: nothing generic runs on the notification path.
-        let oldValue = storage.value
-        let field = _field(storageKeyPath, of: object)
-        withUnsafePointer(to: oldValue) { oldPointer in
-            withUnsafePointer(to: newValue) { newPointer in
-                registrar._change(
-                    field: field,
-                    of: object,
-                    oldValue: oldPointer,
-                    newValue: newPointer,
-                    type: Value.self
-                ) {
-                    // The store between the prior and the change records. It goes through the storage's
-                    // address, not the key path: a key path captured here would be built at run time.
-                    let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                    (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
+            let storage = object[keyPath: storageKeyPath]
+            guard storage.automaticallyNotifies else {
+                object[keyPath: storageKeyPath].value = newValue
+                return
+            }
+            // Values go to the registrar by address: nothing generic runs on the notification path.
+            let oldValue = storage.value
+            let field = _field(storageKeyPath, of: object)
+            withUnsafePointer(to: oldValue) { oldPointer in
+                withUnsafePointer(to: newValue) { newPointer in
+                    registrar._change(
+                        field: field,
+                        of: object,
+                        oldValue: oldPointer,
+                        newValue: newPointer,
+                        type: Value.self
+                    ) {
+                        // The store between the prior and the change records. It goes through the storage's
+                        // address, not the key path: a key path captured here would be built at run time.
+                        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                        (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
+                    }
                 }
             }
         }
