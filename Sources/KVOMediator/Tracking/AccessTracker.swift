@@ -36,6 +36,8 @@ final class AccessTracker {
 
     init(subscribing registration: KVOInfo?) {
         self.registration = registration
+        // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
+        accesses.reserveCapacity(4)
     }
 
     /// How many reads were reported, repeated ones included.
