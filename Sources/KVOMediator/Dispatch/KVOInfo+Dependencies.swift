@@ -2,7 +2,7 @@
 /// evaluation read, dropped when it ends. Guarded by the registration's striped lock.
 extension KVOInfo {
 
-    final func nextTicket() -> UInt32 {
+    final func nextTicket() -> UInt16 {
         tickets.wrappingAdd(1, ordering: .relaxed).newValue
     }
 
@@ -31,17 +31,17 @@ extension KVOInfo {
     /// `lastValue` the value it read (kept for the old value of the next change).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
-    final func prune(keeping accesses: [Access], ticket: UInt32, leafKey: UInt = 0, lastValue: Any? = nil) {
+    final func prune(keeping accesses: [Access], ticket: UInt16, leafKey: UInt = 0, lastValue: Any? = nil) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
-        if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0, readTheSame(as: accesses) {
+        if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0, readTheSame(as: accesses) {
             // The common case: the evaluation read what the last one did (each read subscribed
             // already, finding it listed), so only the ticket and what it read last move on.
             appliedTicket = ticket
             if let lastValue { extras(creating: true)?.lastValue = lastValue }
             if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
-        } else if !closed, Int32(bitPattern: ticket &- appliedTicket) > 0 {
+        } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
             if let lastValue { extras(creating: true)?.lastValue = lastValue }
             let root = rootRegistrar.toOpaque()
@@ -60,6 +60,7 @@ extension KVOInfo {
                 return !kept
             }
             for access in accesses { subscribeLocked(access) }
+            orderLikeReads(accesses)
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
@@ -67,6 +68,30 @@ extension KVOInfo {
         }
         lock.unlock()
         for registrar in held { registrar.release() }
+    }
+
+    /// Puts the dependencies in the order of `accesses` (what an evaluation read, each once), the rest
+    /// after: a link put back in a chain keeps its old place in the list otherwise, and a chain is
+    /// named, and told from a computed property, by its links in order. Under the striped lock.
+    private func orderLikeReads(_ accesses: [Access]) {
+        var ordered = InlineList<Dependency>()
+        for access in accesses {
+            let id = ObjectIdentifier(access.registrar)
+            if let dependency = dependencies.first(where: { $0.registrarID == id && $0.slot == access.slot }) {
+                ordered.append(dependency)
+            }
+        }
+        guard ordered.count != dependencies.count || !zip(ordered, dependencies).allSatisfy(sameDependency) else {
+            return
+        }
+        for dependency in dependencies where !ordered.contains(where: { sameDependency($0, dependency) }) {
+            ordered.append(dependency)
+        }
+        dependencies = ordered
+    }
+
+    private func sameDependency(_ lhs: Dependency, _ rhs: Dependency) -> Bool {
+        lhs.registrarID == rhs.registrarID && lhs.slot == rhs.slot
     }
 
     /// Whether the dependencies are exactly `accesses`, in order, and these read the root object (so

@@ -18,10 +18,11 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The gate's word (see ``RegistrationGate``).
     let gate = Atomic<Int>(0)
     /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
-    /// (compared with wrapping arithmetic).
-    let tickets = Atomic<UInt32>(0)
+    /// (compared with wrapping arithmetic: 16 bits, as evaluations of one registration in flight at
+    /// once are never near 32,768 apart, and two bytes keep the registration in a smaller allocation).
+    let tickets = Atomic<UInt16>(0)
     // Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) var appliedTicket: UInt32 = 0
+    @exclusivity(unchecked) var appliedTicket: UInt16 = 0
     @exclusivity(unchecked) var closed = false
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are

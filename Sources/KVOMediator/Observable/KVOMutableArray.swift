@@ -11,10 +11,13 @@ extension KeyValueObservable {
     /// downloads[1] = other              // .replacement at [1]
     /// ```
     ///
-    /// Observers of the array itself get `kind` `.insertion`, `.removal` or `.replacement`, `indexes`,
-    /// and the inserted (`newValue`) and removed or replaced (`oldValue`) elements, in index order.
-    /// Observers of key paths that go through the array (its `count`, a computed property) get a
-    /// `.setting`. Assigning the whole array is a `.setting` too.
+    /// Every registration whose value is the array gets `kind` `.insertion`, `.removal` or
+    /// `.replacement`, `indexes`, and the inserted (`newValue`) and removed or replaced (`oldValue`)
+    /// elements, in index order, whichever form it was made in: the typed key path (`\.downloads`), a
+    /// string key path (`"downloads"`), a chain ending at it (`\.manager?.downloads`), a token.
+    /// Observers of values computed from the array (its `count`, a computed property) get a
+    /// `.setting`, as do value streams (``KeyValueObservable/values(for:)``), which carry whole
+    /// values. Assigning the whole array is a `.setting` too.
     ///
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
     /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.

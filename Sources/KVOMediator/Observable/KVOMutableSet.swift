@@ -8,9 +8,10 @@ extension KeyValueObservable {
     /// tags.subtract(["old", "blurry"]) // .removal, oldValue: the ones that were there
     /// ```
     ///
-    /// Observers of the set get `.insertion` with the elements actually added as `newValue`, or
-    /// `.removal` with the elements actually removed as `oldValue`; `indexes` is nil for sets.
-    /// Assigning the whole set is a `.setting`.
+    /// Every registration whose value is the set (typed, string, through a chain, a token) gets
+    /// `.insertion` with the elements actually added as `newValue`, or `.removal` with the elements
+    /// actually removed as `oldValue`; `indexes` is nil for sets. Values computed from the set, and
+    /// value streams, get a `.setting`. Assigning the whole set is a `.setting`.
     ///
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
     /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.

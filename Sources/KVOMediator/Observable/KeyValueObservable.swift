@@ -27,7 +27,16 @@ public protocol KeyValueObservable: AnyObject {
     /// }
     /// ```
     ///
-    /// The declared key paths are read after `keyPath` each time it is evaluated. The default is none.
+    /// The declared key paths are read with `keyPath` each time it is evaluated, and what they declare
+    /// in turn, recursively (Cocoa resolves `keyPathsForValuesAffectingValueForKey:` the same way), so a
+    /// declaration applies wherever the declaring property is read: at the root of an observed key
+    /// path, through a chain (`\.child?.derived`), inside a computed property that reads it. The
+    /// library sees a read where it is reported: an `@Observed` property reports its own, a property
+    /// with custom storage or behind a cache reports it with ``accessValue(for:)`` in its getter, and
+    /// the observed key path itself always counts. A declared key path whose reading reports nothing
+    /// (a plain stored property) counts as a slot of its own: ``willChangeValue(for:)`` /
+    /// ``didChangeValue(for:)`` of it then announce the change. Cycles of declarations end. A string
+    /// key path does not find declarations, which are keyed by typed key paths. The default is none.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
 
     /// The name people use for `keyPath`, for a key path the library cannot name itself.
