@@ -1,5 +1,5 @@
 import Foundation
-import KVOMediator
+@testable import KVOMediator
 import Testing
 
 /// Proxy mutations reach every registration whose value is the collection, whichever form it was
@@ -44,5 +44,26 @@ import Testing
                 ModelRecord(kind: .insertion, new: .list([1]), indexes: IndexSet(integer: 0))
             ]
         )
+    }
+}
+
+/// The typed and string forms of one chain meet once the chain is whole, whatever links it went
+/// through before (the model's seed 2129425814858523816, operation 310).
+@Suite struct ChainFormsTests {
+    @Test func unobservingByNameEndsATypedChainWhoseLinkWasPutBack() {
+        let depot = ModelDepot()
+        let first = ModelLinkA()
+        let link = ModelLinkB(value: 1)
+        first.b = link
+        depot.a = first
+        let observer = TestObserver()
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+        // A second first link holding the same last link: the chain reads `link` again.
+        let second = ModelLinkA()
+        second.b = link
+        depot.a = second
+        observer.kvoController.unobserve(depot, keyPath: "a.b.value")
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(link.kvoRegistrar.registrationCount == 0)
     }
 }
