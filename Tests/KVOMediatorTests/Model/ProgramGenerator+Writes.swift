@@ -7,27 +7,27 @@ extension ProgramGenerator {
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
         let state = model.root(model.rootSlots[root]!)
-        switch random.below(44) {
+        switch random.below(46) {
         case 0..<4: return .setX(root: root, freshValue())
         case 4..<6: return .setY(root: root, freshValue())
         case 6..<9: return .setFlag(root: root, random.chance(80) ? !state.flag : state.flag)
         case 9..<12: return .setLevel(root: root, freshValue())
-        case 12..<16: return .linkA(root: root, to: someLink(model.linkASlots))
-        case 16..<18:
+        case 12..<18: return .linkA(root: root, to: someLink(model.linkASlots))
+        case 18..<20:
             guard let a = random.element(of: filled(model.linkASlots)) else { return nil }
             return .linkB(a: a, to: someLink(model.linkBSlots))
-        case 18..<20: return .linkBThroughRoot(root: root, to: someLink(model.linkBSlots))
-        case 20..<26:
+        case 20..<22: return .linkBThroughRoot(root: root, to: someLink(model.linkBSlots))
+        case 22..<28:
             // Through the chain, so that the last link's array changes under the chain's registrations.
             guard let b = model.chainEnd(of: model.rootSlots[root]!) else { return nil }
             return .editChainItems(root: root, arrayEdit(count: model.linkB(b).items.count))
-        case 26..<29: return .setChainValue(root: root, freshValue())
-        case 29: return .assignSongs(root: root, (0..<random.below(4)).map { _ in freshValue() })
-        case 30..<35: return .editSongs(root: root, arrayEdit(count: state.songs.count))
-        case 35: return .assignTags(root: root, Set((0..<random.below(4)).map { _ in random.below(6) }))
-        case 36..<40: return .editTags(root: root, tagsEdit())
-        case 40..<42: return .announceCount(root: root, (0...random.below(2)).map { _ in freshValue() })
-        case 42: return .setCountSilently(root: root, freshValue())
+        case 28..<31: return .setChainValue(root: root, freshValue())
+        case 31: return .assignSongs(root: root, (0..<random.below(4)).map { _ in freshValue() })
+        case 32..<37: return .editSongs(root: root, arrayEdit(count: state.songs.count))
+        case 37: return .assignTags(root: root, Set((0..<random.below(4)).map { _ in random.below(6) }))
+        case 38..<42: return .editTags(root: root, tagsEdit())
+        case 42..<44: return .announceCount(root: root, (0...random.below(2)).map { _ in freshValue() })
+        case 44: return .setCountSilently(root: root, freshValue())
         default: return .unmatchedDidChangeCount(root: root)
         }
     }

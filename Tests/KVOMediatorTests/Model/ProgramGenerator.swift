@@ -111,20 +111,21 @@ struct ProgramGenerator {
         return random.element(of: ModelKey.rootKeys)!
     }
 
-    /// A slot of `slots` or nil (`= nil`) one time in four.
+    /// A slot of `slots` or nil (`= nil`) one time in six.
     mutating func someLink(_ slots: [Int?]) -> Int? {
-        random.chance(25) ? nil : random.element(of: filled(slots))
+        random.chance(16) ? nil : random.element(of: filled(slots))
     }
 
     // MARK: Lifetimes
 
+    /// Links are made twice as often as they are dropped, so that chains are often whole.
     private mutating func objectLifetime() -> ModelOperation? {
-        switch random.below(6) {
+        switch random.below(8) {
         case 0: return .newRoot(slot: random.below(2))
         case 1: return random.element(of: filled(model.rootSlots)).map { .dropRoot(slot: $0) }
-        case 2: return .newLinkA(slot: random.below(2))
-        case 3: return random.element(of: filled(model.linkASlots)).map { .dropLinkA(slot: $0) }
-        case 4: return .newLinkB(slot: random.below(2), value: freshValue())
+        case 2, 3: return .newLinkA(slot: random.below(2))
+        case 4: return random.element(of: filled(model.linkASlots)).map { .dropLinkA(slot: $0) }
+        case 5, 6: return .newLinkB(slot: random.below(2), value: freshValue())
         default: return random.element(of: filled(model.linkBSlots)).map { .dropLinkB(slot: $0) }
         }
     }
