@@ -13,7 +13,15 @@ protocol TypedKeyPathUser {
 /// The key paths of the world's keys.
 enum WorldKeyPaths {
     static func use(_ key: ModelKey, on object: AnyObject, _ user: some TypedKeyPathUser) {
-        if let b = object as? ModelLinkB { return user.use(b, \ModelLinkB.value) }
+        if let b = object as? ModelLinkB {
+            switch key {
+            case .value: user.use(b, \ModelLinkB.value)
+            case .items: user.use(b, \ModelLinkB.items)
+            case .label: user.use(b, \ModelLinkB.label)
+            default: preconditionFailure("a last link has no key \(key)")
+            }
+            return
+        }
         guard let root = object as? ModelRoot else { return }
         switch key {
         case .x: user.use(root, \ModelRoot.x)
@@ -24,7 +32,9 @@ enum WorldKeyPaths {
         case .songs: user.use(root, \ModelRoot.songs)
         case .tags: user.use(root, \ModelRoot.tags)
         case .count: user.use(root, \ModelRoot.count)
-        case .value: preconditionFailure("a root has no key \(key)")
+        case .chainItems: user.use(root, \ModelRoot.a?.b?.items)
+        case .chainLabel: user.use(root, \ModelRoot.a?.b?.label)
+        case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }
 
@@ -38,7 +48,18 @@ enum WorldKeyPaths {
         case .songs: \ModelRoot.songs
         case .tags: \ModelRoot.tags
         case .count: \ModelRoot.count
-        case .value: preconditionFailure("a root has no key \(key)")
+        case .chainItems: \ModelRoot.a?.b?.items
+        case .chainLabel: \ModelRoot.a?.b?.label
+        case .value, .items, .label: preconditionFailure("a root has no key \(key)")
+        }
+    }
+
+    static func partialOfLinkB(_ key: ModelKey) -> PartialKeyPath<ModelLinkB> {
+        switch key {
+        case .value: \ModelLinkB.value
+        case .items: \ModelLinkB.items
+        case .label: \ModelLinkB.label
+        default: preconditionFailure("a last link has no key \(key)")
         }
     }
 }
@@ -68,7 +89,7 @@ extension LibraryWorld {
             if let root = object as? ModelRoot {
                 observe(root, keyPaths: keys.map(WorldKeyPaths.partial), keys: keys, numbers: numbers, call)
             } else if let b = object as? ModelLinkB {
-                observe(b, keyPaths: keys.map { _ in \ModelLinkB.value }, keys: keys, numbers: numbers, call)
+                observe(b, keyPaths: keys.map(WorldKeyPaths.partialOfLinkB), keys: keys, numbers: numbers, call)
             }
         case .unobserveKey(let slot, let target, let key, let byString):
             guard let controller = observers[slot]?.controller, let object = object(target) else { return }
@@ -77,7 +98,7 @@ extension LibraryWorld {
                 if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: path) }
             } else {
                 if let root = object as? ModelRoot { controller.unobserve(root, keyPath: WorldKeyPaths.partial(key)) }
-                if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: \ModelLinkB.value) }
+                if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: WorldKeyPaths.partialOfLinkB(key)) }
             }
         case .unobserveObject(let slot, let target):
             observers[slot]?.controller?.unobserve(object(target))

@@ -22,6 +22,13 @@ extension LibraryWorld {
             onRoot(slot) { $0.a?.b = b }
         case .setValue(let slot, let value): onLinkB(slot) { $0.value = value }
         case .setChainValue(let slot, let value): onRoot(slot) { $0.a?.b?.value = value }
+        case .setLabel(let slot, let label): onLinkB(slot) { $0.label = label }
+        case .assignItems(let slot, let items): onLinkB(slot) { $0.items = items }
+        case .editItems(let slot, let edit): onLinkB(slot) { edit.apply(to: $0.mutableArrayValue(for: \.items)) }
+        case .editChainItems(let slot, let edit):
+            onRoot(slot) { root in
+                if let b = root.a?.b { edit.apply(to: b.mutableArrayValue(for: \.items)) }
+            }
         case .assignSongs(let slot, let songs): onRoot(slot) { $0.songs = songs }
         case .editSongs(let slot, let edit): onRoot(slot) { edit.apply(to: $0.mutableArrayValue(for: \.songs)) }
         case .assignTags(let slot, let tags): onRoot(slot) { $0.tags = tags }
@@ -56,17 +63,17 @@ extension LibraryWorld {
 }
 
 extension ArrayEdit {
-    func apply(to songs: KVOMutableArray<ModelRoot, Int>) {
+    func apply(to array: KVOMutableArray<some KeyValueObservable, Int>) {
         switch self {
-        case .append(let element): songs.append(element)
-        case .appendTwo(let first, let second): songs.append(contentsOf: [first, second])
-        case .insert(let element, let index): songs.insert(element, at: index)
-        case .remove(let index): songs.remove(at: index)
-        case .removeSeveral(let indexes): songs.remove(at: indexes)
+        case .append(let element): array.append(element)
+        case .appendTwo(let first, let second): array.append(contentsOf: [first, second])
+        case .insert(let element, let index): array.insert(element, at: index)
+        case .remove(let index): array.remove(at: index)
+        case .removeSeveral(let indexes): array.remove(at: indexes)
         case .replace(let index, let element):
             // Both spellings of a replacement.
-            if element.isMultiple(of: 2) { songs[index] = element } else { songs.replace(at: index, with: element) }
-        case .removeAll: songs.removeAll()
+            if element.isMultiple(of: 2) { array[index] = element } else { array.replace(at: index, with: element) }
+        case .removeAll: array.removeAll()
         }
     }
 }

@@ -20,6 +20,11 @@ extension ModelOperation: CustomStringConvertible {
         case .linkBThroughRoot(let root, let target): "roots[\(root)].a?.b = \(slotName("linkBs", target))"
         case .setValue(let b, let value): "linkBs[\(b)].value = \(value)"
         case .setChainValue(let root, let value): "roots[\(root)].a?.b?.value = \(value)"
+        case .setLabel(let b, let value): "linkBs[\(b)].label = \(value)"
+        case .assignItems(let b, let items): "linkBs[\(b)].items = \(items)"
+        case .editItems(let b, let edit): "linkBs[\(b)].mutableArrayValue(for: \\.items).\(edit)"
+        case .editChainItems(let root, let edit):
+            "roots[\(root)].a?.b?.mutableArrayValue(for: \\.items).\(edit)  // if the chain is whole"
         case .assignSongs(let root, let songs): "roots[\(root)].songs = \(songs)"
         case .editSongs(let root, let edit): "roots[\(root)].mutableArrayValue(for: \\.songs).\(edit)"
         case .assignTags(let root, let tags): "roots[\(root)].tags = \(tags.sorted())"

@@ -1,38 +1,51 @@
 import Foundation
 
 /// Writes: sets (with numbered values), links made, replaced and broken, collection mutations
-/// through proxies, and manual announcements.
+/// through proxies (on roots, on last links, and through a root's chain), and manual announcements.
 extension ProgramGenerator {
     mutating func write() -> ModelOperation? {
-        guard let root = someRoot() else {
-            // Only last links may exist: write their value.
-            return random.element(of: filled(model.linkBSlots)).map { .setValue(b: $0, freshValue()) }
-        }
+        guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
+        if random.chance(25), let write = linkBWrite() { return write }
         let state = model.root(model.rootSlots[root]!)
-        switch random.below(40) {
+        switch random.below(46) {
         case 0..<4: return .setX(root: root, freshValue())
         case 4..<6: return .setY(root: root, freshValue())
         case 6..<9: return .setFlag(root: root, random.chance(80) ? !state.flag : state.flag)
         case 9..<12: return .setLevel(root: root, freshValue())
-        case 12..<16: return .linkA(root: root, to: someLink(model.linkASlots))
-        case 16..<18:
+        case 12..<18: return .linkA(root: root, to: someLink(model.linkASlots))
+        case 18..<20:
             guard let a = random.element(of: filled(model.linkASlots)) else { return nil }
             return .linkB(a: a, to: someLink(model.linkBSlots))
-        case 18..<20: return .linkBThroughRoot(root: root, to: someLink(model.linkBSlots))
-        case 20..<22: return random.element(of: filled(model.linkBSlots)).map { .setValue(b: $0, freshValue()) }
-        case 22..<25: return .setChainValue(root: root, freshValue())
-        case 25: return .assignSongs(root: root, (0..<random.below(4)).map { _ in freshValue() })
-        case 26..<31: return .editSongs(root: root, songsEdit(count: state.songs.count))
-        case 31: return .assignTags(root: root, Set((0..<random.below(4)).map { _ in random.below(6) }))
-        case 32..<36: return .editTags(root: root, tagsEdit())
-        case 36..<38: return .announceCount(root: root, (0...random.below(2)).map { _ in freshValue() })
-        case 38: return .setCountSilently(root: root, freshValue())
+        case 20..<22: return .linkBThroughRoot(root: root, to: someLink(model.linkBSlots))
+        case 22..<28:
+            // Through the chain, so that the last link's array changes under the chain's registrations.
+            guard let b = model.chainEnd(of: model.rootSlots[root]!) else { return nil }
+            return .editChainItems(root: root, arrayEdit(count: model.linkB(b).items.count))
+        case 28..<31: return .setChainValue(root: root, freshValue())
+        case 31: return .assignSongs(root: root, (0..<random.below(4)).map { _ in freshValue() })
+        case 32..<37: return .editSongs(root: root, arrayEdit(count: state.songs.count))
+        case 37: return .assignTags(root: root, Set((0..<random.below(4)).map { _ in random.below(6) }))
+        case 38..<42: return .editTags(root: root, tagsEdit())
+        case 42..<44: return .announceCount(root: root, (0...random.below(2)).map { _ in freshValue() })
+        case 44: return .setCountSilently(root: root, freshValue())
         default: return .unmatchedDidChangeCount(root: root)
         }
     }
 
+    /// A write of a last link: its value, its label (announced by hand), its items (assigned, or
+    /// mutated through the proxy).
+    private mutating func linkBWrite() -> ModelOperation? {
+        guard let slot = random.element(of: filled(model.linkBSlots)) else { return nil }
+        switch random.below(10) {
+        case 0..<3: return .setValue(b: slot, freshValue())
+        case 3, 4: return .setLabel(b: slot, freshValue())
+        case 5: return .assignItems(b: slot, (0..<random.below(4)).map { _ in freshValue() })
+        default: return .editItems(b: slot, arrayEdit(count: model.linkB(model.linkBSlots[slot]!).items.count))
+        }
+    }
+
     /// An array mutation valid for an array of `count` elements (kept short).
-    private mutating func songsEdit(count: Int) -> ArrayEdit {
+    private mutating func arrayEdit(count: Int) -> ArrayEdit {
         if count == 0 || (count < 6 && random.chance(45)) {
             switch random.below(3) {
             case 0: return .append(freshValue())

@@ -90,42 +90,59 @@ extension ReferenceModel {
         }
     }
 
-    mutating func editSongs(of root: Int, _ edit: ArrayEdit) {
-        let songs = self.root(root).songs
-        let slot = ModelSlot(object: root, field: .songs)
-        func insertion(_ elements: [Int], at indexes: IndexSet) {
-            mutateCollection(slot, kind: .insertion, indexes: indexes, removed: nil, inserted: .list(elements)) {
-                $0.updateRoot(root) { state in
-                    for (element, index) in zip(elements, indexes) { state.songs.insert(element, at: index) }
+    /// The array an array slot holds: a root's `songs`, a last link's `items`.
+    func array(_ slot: ModelSlot) -> [Int] {
+        switch slot.field {
+        case .songs: root(slot.object).songs
+        case .items: linkB(slot.object).items
+        default: preconditionFailure("\(slot.field) is not an array")
+        }
+    }
+
+    mutating func updateArray(_ slot: ModelSlot, _ change: (inout [Int]) -> Void) {
+        switch slot.field {
+        case .songs: updateRoot(slot.object) { change(&$0.songs) }
+        case .items: updateLinkB(slot.object) { change(&$0.items) }
+        default: preconditionFailure("\(slot.field) is not an array")
+        }
+    }
+
+    /// A mutation through `mutableArrayValue(for:)` of the array in `slot`.
+    mutating func editArray(_ slot: ModelSlot, _ edit: ArrayEdit) {
+        let elements = array(slot)
+        func insertion(_ inserted: [Int], at indexes: IndexSet) {
+            mutateCollection(slot, kind: .insertion, indexes: indexes, removed: nil, inserted: .list(inserted)) {
+                $0.updateArray(slot) { array in
+                    for (element, index) in zip(inserted, indexes) { array.insert(element, at: index) }
                 }
             }
         }
         func removal(at indexes: IndexSet) {
             guard !indexes.isEmpty else { return }  // nothing to announce
-            let removed = indexes.map { songs[$0] }
+            let removed = indexes.map { elements[$0] }
             mutateCollection(slot, kind: .removal, indexes: indexes, removed: .list(removed), inserted: nil) {
-                $0.updateRoot(root) { state in
-                    for index in indexes.reversed() { state.songs.remove(at: index) }
+                $0.updateArray(slot) { array in
+                    for index in indexes.reversed() { array.remove(at: index) }
                 }
             }
         }
         switch edit {
-        case .append(let element): insertion([element], at: IndexSet(integer: songs.count))
+        case .append(let element): insertion([element], at: IndexSet(integer: elements.count))
         case .appendTwo(let first, let second):
-            insertion([first, second], at: IndexSet(integersIn: songs.count..<songs.count + 2))
+            insertion([first, second], at: IndexSet(integersIn: elements.count..<elements.count + 2))
         case .insert(let element, let index): insertion([element], at: IndexSet(integer: index))
         case .remove(let index): removal(at: IndexSet(integer: index))
         case .removeSeveral(let indexes): removal(at: indexes)
-        case .removeAll: removal(at: IndexSet(integersIn: 0..<songs.count))
+        case .removeAll: removal(at: IndexSet(integersIn: 0..<elements.count))
         case .replace(let index, let element):
             let indexes = IndexSet(integer: index)
             mutateCollection(
                 slot,
                 kind: .replacement,
                 indexes: indexes,
-                removed: .list([songs[index]]),
+                removed: .list([elements[index]]),
                 inserted: .list([element])
-            ) { $0.updateRoot(root) { $0.songs[index] = element } }
+            ) { $0.updateArray(slot) { $0[index] = element } }
         }
     }
 
@@ -171,14 +188,18 @@ extension ReferenceModel {
             guard let root = rootSlots[slot], let a = self.root(root).a else { break }
             let b = target.flatMap { linkBSlots[$0] }
             change(ModelSlot(object: a, field: .b)) { $0.objects[a] = .linkA(b: b) }
-        case .setValue(let slot, let value):
-            guard let b = linkBSlots[slot] else { break }
-            change(ModelSlot(object: b, field: .value)) { $0.objects[b] = .linkB(value: value) }
+        case .setValue(let slot, let value): setLinkB(linkBSlots[slot], .value) { $0.value = value }
         case .setChainValue(let slot, let value):
-            guard let root = rootSlots[slot], let b = chainEnd(of: root) else { break }
-            change(ModelSlot(object: b, field: .value)) { $0.objects[b] = .linkB(value: value) }
+            setLinkB(rootSlots[slot].flatMap(chainEnd), .value) { $0.value = value }
+        case .setLabel(let slot, let label): setLinkB(linkBSlots[slot], .label) { $0.label = label }
+        case .assignItems(let slot, let items): setLinkB(linkBSlots[slot], .items) { $0.items = items }
+        case .editItems(let slot, let edit):
+            if let b = linkBSlots[slot] { editArray(ModelSlot(object: b, field: .items), edit) }
+        case .editChainItems(let slot, let edit):
+            if let b = rootSlots[slot].flatMap(chainEnd) { editArray(ModelSlot(object: b, field: .items), edit) }
         case .assignSongs(let slot, let songs): setRoot(slot, .songs) { $0.songs = songs }
-        case .editSongs(let slot, let edit): if let root = rootSlots[slot] { editSongs(of: root, edit) }
+        case .editSongs(let slot, let edit):
+            if let root = rootSlots[slot] { editArray(ModelSlot(object: root, field: .songs), edit) }
         case .assignTags(let slot, let tags): setRoot(slot, .tags) { $0.tags = tags }
         case .editTags(let slot, let edit): if let root = rootSlots[slot] { editTags(of: root, edit) }
         case .announceCount(let slot, let values):
@@ -195,5 +216,11 @@ extension ReferenceModel {
     private mutating func setRoot(_ slot: Int, _ field: ModelField, _ set: (inout RootState) -> Void) {
         guard let root = rootSlots[slot] else { return }
         change(ModelSlot(object: root, field: field)) { $0.updateRoot(root, set) }
+    }
+
+    /// An announced change of one property of a last link, if there is one.
+    private mutating func setLinkB(_ b: Int?, _ field: ModelField, _ set: (inout LinkBState) -> Void) {
+        guard let b else { return }
+        change(ModelSlot(object: b, field: field)) { $0.updateLinkB(b, set) }
     }
 }

@@ -30,7 +30,7 @@ extension ReferenceModel {
         case .dropRoot(let slot): rootSlots[slot] = nil
         case .newLinkA(let slot): linkASlots[slot] = newObject(.linkA(b: nil))
         case .dropLinkA(let slot): linkASlots[slot] = nil
-        case .newLinkB(let slot, let value): linkBSlots[slot] = newObject(.linkB(value: value))
+        case .newLinkB(let slot, let value): linkBSlots[slot] = newObject(.linkB(LinkBState(value: value)))
         case .dropLinkB(let slot): linkBSlots[slot] = nil
         case .newObserver(let slot, let retains):
             let observer = nextObserver

@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label
 }
 
 /// One property of one object (by the object's number).
@@ -24,11 +24,18 @@ struct RootState {
     var level = 0
 }
 
-/// An object's state: a `ModelRoot`, a `ModelLinkA` (its `b`) or a `ModelLinkB` (its `value`).
+/// A `ModelLinkB`'s state.
+struct LinkBState {
+    var value: Int
+    var items: [Int] = []
+    var label = 0
+}
+
+/// An object's state: a `ModelRoot`, a `ModelLinkA` (its `b`) or a `ModelLinkB`.
 enum ObjectState {
     case root(RootState)
     case linkA(b: Int?)
-    case linkB(value: Int)
+    case linkB(LinkBState)
 }
 
 /// Which front end made a registration.
@@ -58,7 +65,7 @@ struct ModelRegistration {
     /// Collection mutations reach it with their kind and indexes: every registration of the
     /// collection itself, whatever its form, except a value stream, which wants whole values.
     var getsCollectionKinds: Bool {
-        guard key == .songs || key == .tags else { return false }
+        guard key.isCollection else { return false }
         if case .valueStream = front { return false }
         return true
     }
@@ -135,9 +142,15 @@ struct ReferenceModel {
         return b
     }
 
-    func linkB(_ id: Int) -> Int {
-        guard case .linkB(let value)? = objects[id] else { preconditionFailure("object \(id) is not a live link B") }
-        return value
+    func linkB(_ id: Int) -> LinkBState {
+        guard case .linkB(let state)? = objects[id] else { preconditionFailure("object \(id) is not a live link B") }
+        return state
+    }
+
+    mutating func updateLinkB(_ id: Int, _ change: (inout LinkBState) -> Void) {
+        var state = linkB(id)
+        change(&state)
+        objects[id] = .linkB(state)
     }
 
     /// The object a target names right now.
@@ -156,14 +169,18 @@ struct ReferenceModel {
     func value(of key: ModelKey, on object: Int) -> ModelValue {
         switch key {
         case .x: .int(root(object).x)
-        case .chain: chainEnd(of: object).map { .int(linkB($0)) } ?? .null
+        case .chain: chainEnd(of: object).map { .int(linkB($0).value) } ?? .null
+        case .chainItems: chainEnd(of: object).map { .list(linkB($0).items) } ?? .null
+        case .chainLabel: chainEnd(of: object).map { .int(linkB($0).label) } ?? .null
         case .pick: .int(root(object).flag ? root(object).y : root(object).x)
         case .summary: .text("L\(root(object).level)")
         case .level: .int(root(object).level)
         case .songs: .list(root(object).songs)
         case .tags: .bag(root(object).tags)
         case .count: .int(root(object).count)
-        case .value: .int(linkB(object))
+        case .value: .int(linkB(object).value)
+        case .items: .list(linkB(object).items)
+        case .label: .int(linkB(object).label)
         }
     }
 
@@ -173,11 +190,13 @@ struct ReferenceModel {
         let object = registration.object
         switch registration.key {
         case .x: return [ModelSlot(object: object, field: .x)]
-        case .chain:
+        case .chain, .chainItems, .chainLabel:
             var slots = [ModelSlot(object: object, field: .a)]
             if let a = root(object).a {
                 slots.append(ModelSlot(object: a, field: .b))
-                if let b = linkA(a) { slots.append(ModelSlot(object: b, field: .value)) }
+                if let b = linkA(a) {
+                    slots += Self.lastLinkFields(of: registration.key).map { ModelSlot(object: b, field: $0) }
+                }
             }
             return slots
         case .pick:
@@ -187,7 +206,19 @@ struct ReferenceModel {
         case .songs: return [ModelSlot(object: object, field: .songs)]
         case .tags: return [ModelSlot(object: object, field: .tags)]
         case .count: return [ModelSlot(object: object, field: .count)]
-        case .value: return [ModelSlot(object: object, field: .value)]
+        case .value, .items, .label:
+            return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
+        }
+    }
+
+    /// What a key read on a last link (directly or at the end of a chain) depends on: `label`, and the
+    /// `value` it is declared to depend on.
+    static func lastLinkFields(of key: ModelKey) -> [ModelField] {
+        switch key {
+        case .chain, .value: [.value]
+        case .chainItems, .items: [.items]
+        case .chainLabel, .label: [.label, .value]
+        default: preconditionFailure("\(key) is not read on a last link")
         }
     }
 

@@ -84,12 +84,18 @@ struct ThreadProgram {
         case 4:
             channels[.level]!.write { root.level = $0 }
         default:
-            switch random.below(4) {
+            let index = random.below(2)
+            let (b, channels) = (world.linkBs[index], world.channels[2 + index])
+            switch random.below(7) {
             case 0: root.a = random.chance(20) ? nil : world.linkAs[random.below(2)]
-            case 1: world.linkAs[random.below(2)].b = random.chance(20) ? nil : world.linkBs[random.below(2)]
-            default:
-                let b = random.below(2)
-                world.channels[2 + b][.value]!.write { world.linkBs[b].value = $0 }
+            case 1: world.linkAs[random.below(2)].b = random.chance(20) ? nil : b
+            case 2, 3: channels[.value]!.write { b.value = $0 }
+            case 4, 5:
+                let assigns = b.items.count >= 3 || random.chance(30)
+                channels[.items]!.write { number in
+                    if assigns { b.items = [number] } else { b.mutableArrayValue(for: \.items).append(number) }
+                }
+            default: b.label = random.below(1000)
             }
         }
         return true

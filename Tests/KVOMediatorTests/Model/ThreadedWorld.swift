@@ -7,10 +7,10 @@ import Synchronization
 /// What a threaded run's registration observes; each key belongs to a group of properties that one
 /// thread writes (and only that thread reads).
 enum ThreadedKey: CaseIterable {
-    case x, y, pick, songs, tags, count, level, summary, value, chain
+    case x, y, pick, songs, tags, count, level, summary, value, chain, items, chainItems, chainLabel
 
     /// The group of properties the key reads: x, y and flag (pick); songs; tags; count; level
-    /// (summary); the chain's links and last value.
+    /// (summary); the chains' links and the last links' value, items and label.
     var group: Int {
         switch self {
         case .x, .y, .pick: 0
@@ -18,19 +18,19 @@ enum ThreadedKey: CaseIterable {
         case .tags: 2
         case .count: 3
         case .level, .summary: 4
-        case .value, .chain: 5
+        case .value, .chain, .items, .chainItems, .chainLabel: 5
         }
     }
 
     static let groups = 6
 
     /// Observed on a last link; every other key on a root.
-    var isOnLinkB: Bool { self == .value }
+    var isOnLinkB: Bool { self == .value || self == .items }
 
     /// A stored `@Observed` property: a typed registration of it reads nothing once its slot is known,
     /// so threads that do not write it may observe it.
     var isObservableFromOtherThreads: Bool {
-        [.x, .y, .songs, .tags, .count, .value].contains(self)
+        [.x, .y, .songs, .tags, .count, .value, .items].contains(self)
     }
 
     /// The string key path of the same property, for keys that have one.
@@ -42,14 +42,17 @@ enum ThreadedKey: CaseIterable {
         case .tags: "tags"
         case .count: "count"
         case .value: "value"
-        case .pick, .level, .summary, .chain: nil
+        case .items: "items"
+        case .pick, .level, .summary, .chain, .chainItems, .chainLabel: nil
         }
     }
 
     /// Calls `user` with the key's typed key path; the key paths are constants, so that each is one
     /// key path object for the library's cache of direct slots.
     func use(on object: AnyObject, _ user: some TypedKeyPathUser) {
-        if let b = object as? ModelLinkB { return user.use(b, ThreadedKeyPaths.value) }
+        if let b = object as? ModelLinkB {
+            return self == .items ? user.use(b, ThreadedKeyPaths.items) : user.use(b, ThreadedKeyPaths.value)
+        }
         guard let root = object as? ModelRoot else { return }
         switch self {
         case .x: user.use(root, ThreadedKeyPaths.x)
@@ -61,7 +64,9 @@ enum ThreadedKey: CaseIterable {
         case .level: user.use(root, \ModelRoot.level)
         case .summary: user.use(root, \ModelRoot.summary)
         case .chain: user.use(root, \ModelRoot.a?.b?.value)
-        case .value: break
+        case .chainItems: user.use(root, \ModelRoot.a?.b?.items)
+        case .chainLabel: user.use(root, \ModelRoot.a?.b?.label)
+        case .value, .items: break
         }
     }
 }
@@ -74,6 +79,7 @@ enum ThreadedKeyPaths {
     static let tags = \ModelRoot.tags
     static let count = \ModelRoot.count
     static let value = \ModelLinkB.value
+    static let items = \ModelLinkB.items
 
     static func of(_ key: ThreadedKey) -> AnyKeyPath? {
         switch key {
@@ -83,7 +89,8 @@ enum ThreadedKeyPaths {
         case .tags: tags
         case .count: count
         case .value: value
-        case .pick, .level, .summary, .chain: nil
+        case .items: items
+        case .pick, .level, .summary, .chain, .chainItems, .chainLabel: nil
         }
     }
 }
@@ -126,7 +133,7 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
         let rootKeys: [ThreadedKey] = [.x, .y, .songs, .tags, .count, .level]
         channels =
             (0..<2).map { _ in Dictionary(uniqueKeysWithValues: rootKeys.map { ($0, Channel(key: $0)) }) }
-            + (0..<2).map { _ in [.value: Channel(key: .value)] }
+            + (0..<2).map { _ in [.value: Channel(key: .value), .items: Channel(key: .items)] }
         for index in 0..<2 {
             roots[index].a = linkAs[index]
             linkAs[index].b = linkBs[index]

@@ -2,9 +2,10 @@ import Foundation
 import KVOMediator
 
 /// The root object of the reference model's world (Tests/KVOMediatorTests/Model): a direct property,
-/// a chain of three links with optional links (`a?.b?.value`), a computed property with conditional
-/// reads (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a
-/// manually announced property.
+/// chains of three links with optional links (`a?.b?.value`; `a?.b?.items`, ending at an array;
+/// `a?.b?.label`, ending at a declared dependency), a computed property with conditional reads
+/// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
+/// announced property.
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -56,13 +57,35 @@ final class ModelLinkA: KeyValueObservable, @unchecked Sendable {  // one writer
     @Observed var b: ModelLinkB?
 }
 
-/// The last link of the root's chain; its `value` is observed directly too.
+/// The last link of the root's chains (`a?.b?.value`, `a?.b?.items`, `a?.b?.label`), whose properties
+/// are observed directly too: a stored value, an array mutated through `mutableArrayValue(for:)`, and
+/// custom storage that `value` is declared to affect.
 final class ModelLinkB: KeyValueObservable, @unchecked Sendable {  // one writer per property
     let kvoRegistrar = KVORegistrar()
     @Observed var value = 0
+    @Observed var items: [Int] = []
+    private var storedLabel = 0
+
+    /// Custom storage, announced by hand; a change of `value` is a change of it too (declared in
+    /// `keyPathsAffectingValue`), with the label itself unchanged.
+    var label: Int {
+        get {
+            accessValue(for: \.label)
+            return storedLabel
+        }
+        set {
+            willChangeValue(for: \.label)
+            storedLabel = newValue
+            didChangeValue(for: \.label)
+        }
+    }
 
     init(value: Int) {
         self.value = value
+    }
+
+    static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \ModelLinkB.label ? [\ModelLinkB.value] : []
     }
 }
 
