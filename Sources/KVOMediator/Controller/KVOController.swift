@@ -89,21 +89,24 @@ public final class KVOController<Observer: AnyObject> {
     /// Removes and cancels the registrations on `object` that match; true if there were any.
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
-        let id = ObjectIdentifier(object)
-        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
-            let removed = table.removeAll(of: id, where: matches)
-            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
-        }
-        KVODispatcher.shared.end(removed)
-        withExtendedLifetime(retained) {}
-        return !removed.isEmpty
+        remove(from: object) { table, id in table.removeAll(of: id, where: matches) }
     }
 
     /// Removes and cancels the registration of `keyPath` on `object`; true if there was one.
     func remove<Object: KeyValueObservable>(from object: Object, keyPath: AnyKeyPath) -> Bool {
+        remove(from: object) { table, id in table.removeAll(of: id, keyPath: keyPath) }
+    }
+
+    /// Removes what `take` takes out of the table for the object (under the lock), then cancels it and
+    /// lets the object go if it is no longer observed; true if anything was taken.
+    @discardableResult
+    private func remove(
+        from object: AnyObject,
+        taking take: (inout RegistrationTable, ObjectIdentifier) -> InlineList<KVOInfo>
+    ) -> Bool {
         let id = ObjectIdentifier(object)
         let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
-            let removed = table.removeAll(of: id, keyPath: keyPath)
+            let removed = take(&table, id)
             return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
         }
         KVODispatcher.shared.end(removed)
@@ -116,13 +119,7 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or one that is not observed, does nothing.
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
-        let id = ObjectIdentifier(object)
-        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
-            let removed = table.removeAll(of: id) { _ in true }
-            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
-        }
-        KVODispatcher.shared.end(removed)
-        withExtendedLifetime(retained) {}
+        remove(from: object) { table, id in table.removeAll(of: id) { _ in true } }
     }
 
     /// Stops retaining the object once it has no registrations here, and returns it, to be released

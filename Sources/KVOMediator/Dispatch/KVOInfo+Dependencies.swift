@@ -74,6 +74,14 @@ extension KVOInfo {
     /// after: a link put back in a chain keeps its old place in the list otherwise, and a chain is
     /// named, and told from a computed property, by its links in order. Under the striped lock.
     private func orderLikeReads(_ accesses: [Access]) {
+        // Usually in order already (new reads are appended as they happen): nothing to allocate.
+        if dependencies.count == accesses.count,
+            zip(dependencies, accesses).allSatisfy({
+                $0.registrarID == ObjectIdentifier($1.registrar) && $0.slot == $1.slot
+            })
+        {
+            return
+        }
         var ordered = InlineList<Dependency>()
         for access in accesses {
             let id = ObjectIdentifier(access.registrar)

@@ -69,11 +69,14 @@ public struct Observed<Value> {
                 if registrar._isTrackingOnThisThread {
                     // `_field` takes the storage's address: a constant once optimised, but unoptimised a
                     // modifying access, which must not overlap another thread's (a data race to TSan):
-                    // serialised there only (the check is the caller's build configuration, a constant).
-                    let serialises = _isDebugAssertConfiguration()
-                    if serialises { KVORegistrar._beginLocatingField() }
+                    // serialised in debug builds only.
+                    #if DEBUG
+                    KVORegistrar._beginLocatingField()
                     let field = _field(storageKeyPath, of: object)
-                    if serialises { KVORegistrar._endLocatingField() }
+                    KVORegistrar._endLocatingField()
+                    #else
+                    let field = _field(storageKeyPath, of: object)
+                    #endif
                     registrar._access(wrappedKeyPath, field: field, of: object)
                 }
             }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import KVOMediator
 import Testing
+
+@testable import KVOMediator
 
 /// Proxy mutations reach every registration whose value is the collection, whichever form it was
 /// made in, with the kind, indexes and elements (the model's smallest cases; once known issues).
