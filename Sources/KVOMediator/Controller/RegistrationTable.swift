@@ -10,7 +10,7 @@
 /// ``ObjectIndex`` of them by key path: finding, adding or removing one of its key paths then costs
 /// the same with ten or ten thousand (FBKVOController's per-object set), not a walk over them all.
 struct RegistrationTable {
-    private struct Bucket {
+    struct Bucket {
         /// The object's address, with `indexTag` set when `item` is an ``ObjectIndex``; 0 in an empty bucket.
         var key: UInt
         /// A ``KVOInfo``, or an ``ObjectIndex`` (see `key`).
@@ -24,64 +24,13 @@ struct RegistrationTable {
         var index: ObjectIndex { unsafeDowncast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
     }
 
-    /// A key path as a dictionary key: hashed once per key path object (``KeyPathHashes``), since
-    /// hashing a key path walks its components, and compared by identity first.
-    struct KeyPathKey: Hashable {
-        let keyPath: AnyKeyPath
-        let hash: Int
-
-        init(_ keyPath: AnyKeyPath) {
-            self.keyPath = keyPath
-            self.hash = KeyPathHashes.shared.hash(of: keyPath)
-        }
-
-        static func == (lhs: KeyPathKey, rhs: KeyPathKey) -> Bool {
-            lhs.hash == rhs.hash && sameKeyPath(lhs.keyPath, rhs.keyPath)
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
-        }
-    }
-
-    /// One object's registrations, by key path (several may share one: the table does not dedupe).
-    final class ObjectIndex {
-        var byKeyPath: [KeyPathKey: InlineList<KVOInfo>] = [:]
-        var count = 0
-        /// How many were made with a string key path.
-        var stringForms = 0
-
-        func insert(_ info: KVOInfo) {
-            byKeyPath[KeyPathKey(info.keyPath), default: InlineList()].append(info)
-            count &+= 1
-            if info.stringKeyPath != nil { stringForms &+= 1 }
-        }
-
-        /// Removes `info` (by identity); true if it was there.
-        func remove(_ info: KVOInfo) -> Bool {
-            let key = KeyPathKey(info.keyPath)
-            guard var list = byKeyPath[key], let position = list.lastIndex(where: { $0 === info }) else {
-                return false
-            }
-            list.remove(at: position)
-            byKeyPath[key] = list.isEmpty ? nil : list
-            count &-= 1
-            if info.stringKeyPath != nil { stringForms &-= 1 }
-            return true
-        }
-
-        func forEachInfo(_ body: (KVOInfo) -> Void) {
-            for list in byKeyPath.values { list.forEachElement(body) }
-        }
-    }
-
     /// Object addresses are aligned, so their low bit is free to tag a bucket holding an ``ObjectIndex``.
     fileprivate static let indexTag: UInt = 1
     /// How many registrations of one object its buckets hold before they move into an ``ObjectIndex``.
     static let indexThreshold = 8
 
     /// Empty, or a power of two long.
-    private var buckets: [Bucket] = []
+    private(set) var buckets: [Bucket] = []
     /// How many buckets are used: the number of registrations.
     private(set) var count = 0
 
@@ -89,7 +38,7 @@ struct RegistrationTable {
 
     init() {}
 
-    private var mask: Int { buckets.count &- 1 }
+    var mask: Int { buckets.count &- 1 }
 
     /// Where a probe for `key` starts: the high bits of a multiplicative hash (object addresses
     /// differ mostly in their middle bits).
@@ -170,36 +119,6 @@ struct RegistrationTable {
             return isString ? objectIndex.count > objectIndex.stringForms : objectIndex.stringForms > 0
         }
         return contains(id) { ($0.stringKeyPath != nil) != isString }
-    }
-
-    /// The used buckets, each run of buckets from its start: so an object's registrations come in
-    /// the order they were added. (A run never spans an empty bucket, and the table is never full.)
-    private func forEachUsedBucket(_ body: (Bucket) -> Void) {
-        forEachUsedBucketOrIndex { bucket in
-            if bucket.isIndex {
-                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: $0)) }
-            } else {
-                body(bucket)
-            }
-        }
-    }
-
-    /// The used buckets as they are (an index as one bucket), each run from its start.
-    private func forEachUsedBucketOrIndex(_ body: (Bucket) -> Void) {
-        guard let empty = buckets.firstIndex(where: { $0.key == 0 }) else { return }
-        for offset in 1...buckets.count {
-            let bucket = buckets[(empty &+ offset) & mask]
-            if bucket.key != 0 { body(bucket) }
-        }
-    }
-
-    /// Every registration, grouped by object, groups in no particular order, each in the order added.
-    func grouped() -> [(id: ObjectIdentifier, infos: [KVOInfo])] {
-        var groups: [UInt: [KVOInfo]] = [:]
-        forEachUsedBucket { bucket in
-            groups[bucket.key, default: []].append(bucket.info)
-        }
-        return groups.map { (id: unsafeBitCast($0.key, to: ObjectIdentifier.self), infos: $0.value) }
     }
 
     // MARK: Changing

@@ -34,7 +34,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     private let padding: Int = 0
 
     /// Everything the lock guards: the table of slots and their registrations.
-    private struct State {
+    struct State {
         typealias Entry = SlotEntry
 
         /// The table's first entry, kept in the registrar's own memory: most observed objects have one
@@ -72,102 +72,6 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
                 return slots.firstIndex { $0.slot == slot }.map { $0 + 1 }
             case .lifetime:
                 return nil
-            }
-        }
-
-        @inline(__always)
-        private static func fieldHome(_ offset: Int, mask: Int) -> Int {
-            Int(truncatingIfNeeded: (UInt(bitPattern: offset) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
-        }
-
-        /// The entry of the `@Observed` property at `offset`, through `fieldIndex`.
-        private func indexedEntry(forField offset: Int) -> Int? {
-            let mask = fieldIndex.count &- 1
-            var place = Self.fieldHome(offset, mask: mask)
-            while true {
-                let position = Int(fieldIndex[place])
-                if position == 0 { return nil }
-                if case .field(offset) = slots[position &- 1].slot { return position }
-                place = (place &+ 1) & mask
-            }
-        }
-
-        /// Makes `fieldIndex` anew for the entries in `slots` (or empties it, for few).
-        mutating func rebuildFieldIndex() {
-            guard slots.count >= Self.fieldIndexThreshold else {
-                if !fieldIndex.isEmpty { fieldIndex = [] }
-                return
-            }
-            var capacity = 16
-            while capacity < slots.count &* 2 { capacity &*= 2 }
-            fieldIndex = Array(repeating: 0, count: capacity)
-            for (position, entry) in slots.enumerated() { indexField(of: entry, at: position) }
-        }
-
-        /// Adds the entry at `position` of `slots` to `fieldIndex`, if it is an `@Observed` property's.
-        private mutating func indexField(of entry: Entry, at position: Int) {
-            guard case .field(let offset) = entry.slot else { return }
-            let mask = fieldIndex.count &- 1
-            var place = Self.fieldHome(offset, mask: mask)
-            while fieldIndex[place] != 0 { place = (place &+ 1) & mask }
-            fieldIndex[place] = Int32(truncatingIfNeeded: position &+ 1)
-        }
-
-        /// Removes the entry at `position` of `slots` in O(1): the last entry takes its place.
-        mutating func removeSlot(at position: Int) {
-            let last = slots.count - 1
-            if !fieldIndex.isEmpty {
-                unindexField(at: position)
-                if position != last { repointField(from: last, to: position) }
-            }
-            if position != last { slots.swapAt(position, last) }
-            slots.removeLast()
-            if !fieldIndex.isEmpty, slots.count < Self.fieldIndexThreshold / 2 { fieldIndex = [] }
-        }
-
-        /// The place in `fieldIndex` that holds the entry at `position` of `slots`, if it is indexed.
-        private func fieldPlace(ofEntryAt position: Int) -> Int? {
-            guard case .field(let offset) = slots[position].slot else { return nil }
-            let mask = fieldIndex.count &- 1
-            var place = Self.fieldHome(offset, mask: mask)
-            while fieldIndex[place] != 0 {
-                if Int(fieldIndex[place]) == position &+ 1 { return place }
-                place = (place &+ 1) & mask
-            }
-            return nil
-        }
-
-        /// Takes the entry at `position` out of `fieldIndex`, moving back each later place of its run
-        /// that a probe would no longer reach (no tombstones).
-        private mutating func unindexField(at position: Int) {
-            guard var hole = fieldPlace(ofEntryAt: position) else { return }
-            let mask = fieldIndex.count &- 1
-            var next = hole
-            while true {
-                next = (next &+ 1) & mask
-                let held = Int(fieldIndex[next])
-                if held == 0 { break }
-                guard case .field(let offset) = slots[held &- 1].slot else { continue }
-                let home = Self.fieldHome(offset, mask: mask)
-                let reachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-                if reachable { continue }
-                fieldIndex[hole] = fieldIndex[next]
-                hole = next
-            }
-            fieldIndex[hole] = 0
-        }
-
-        /// Points the place of the entry at `old` of `slots` at `new`, where it is about to move.
-        private mutating func repointField(from old: Int, to new: Int) {
-            if let place = fieldPlace(ofEntryAt: old) { fieldIndex[place] = Int32(truncatingIfNeeded: new &+ 1) }
-        }
-
-        /// Records an entry just appended to `slots`.
-        mutating func didAppendSlot() {
-            if fieldIndex.isEmpty || slots.count &* 2 > fieldIndex.count {
-                rebuildFieldIndex()
-            } else {
-                indexField(of: slots[slots.count &- 1], at: slots.count &- 1)
             }
         }
 
@@ -311,21 +215,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         spinLock.withLock { state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
     }
 
-    /// The name of a slot (an `@Observed` property's, or the name the type gives custom storage in
-    /// ``KeyValueObservable/keyPathName(for:)``) and, for a property, the typed key path that read it.
-    func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {
-        let (ownerType, wrapped): (AnyObject.Type?, AnyKeyPath?) = spinLock.withLock {
-            (state.ownerType, state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped })
-        }
-        switch slot {
-        case .field(let offset):
-            return (ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }, wrapped)
-        case .keyPath(let keyPath):
-            // The type's own code: asked with no lock held.
-            return ((ownerType as? any KeyValueObservable.Type)?.keyPathName(for: keyPath), nil)
-        case .lifetime:
-            return (nil, nil)
-        }
+    /// Reads the table under the lock (for the cold paths in other files).
+    func withState<Result>(_ body: (State) -> Result) -> Result {
+        spinLock.withLock { body(state) }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
@@ -401,9 +293,4 @@ struct SlotEntry {
     /// the property precisely enough to tell a plain chain from a computed property).
     var wrapped: AnyKeyPath?
     var infos: InlineList<KVOInfo>
-}
-
-extension KVORegistrar {
-    /// How many entries a registrar scans before it indexes its `@Observed` properties (for tests).
-    static var fieldIndexThresholdForTests: Int { State.fieldIndexThreshold }
 }

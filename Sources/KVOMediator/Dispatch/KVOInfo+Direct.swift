@@ -1,0 +1,97 @@
+/// Delivering from a setter's own values: to a direct registration, and to a chain whose leaf
+/// (``KVOInfo/leaf``) was set. The values go by address with their type, and the record is built by
+/// the box's function, where the types are concrete.
+extension KVOInfo {
+    /// The object a record of a set of `changed` goes with: `changed` itself for a direct registration,
+    /// the observed object (retained, if it is still there) for a chain's leaf. Inside the gate.
+    @inline(__always)
+    private func withObservedObject(changed: AnyObject, _ body: (AnyObject) -> Void) {
+        if isDirect { return body(changed) }
+        if let root = object.load() { body(root) }
+    }
+
+    /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
+    /// record, if asked for.
+    final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
+        guard options.contains(.prior) else { return }
+        deliver {
+            withObservedObject(changed: object) {
+                callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)
+            }
+        }
+    }
+
+    /// After a set of the slot this registration takes values of: the change record from the setter's
+    /// own values.
+    final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
+        deliver {
+            withObservedObject(changed: object) {
+                callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+            }
+        }
+    }
+
+    /// A whole set of the slot this registration takes values of, already inside the gate (entered
+    /// under the registrar's lock): the prior record, `store`, the change record; then leaves the gate.
+    final func setDirect(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        if isDirect {
+            setDirect(delivering: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        } else if let root = self.object.load() {
+            setDirect(delivering: root, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        } else {
+            store()
+            leave()
+        }
+    }
+
+    @inline(__always)
+    private func setDirect(
+        delivering object: AnyObject,
+        oldValue: UnsafeRawPointer,
+        newValue: UnsafeRawPointer,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        if options.contains(.prior) {
+            asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
+        }
+        store()
+        // The prior callback may have cancelled this registration: then no change record.
+        if !isCancelled {
+            asCallback {
+                callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+            }
+        }
+        leave()
+    }
+
+    /// Calls back with a record of values at these addresses, of type `type` (filtered by the
+    /// options); inside the gate.
+    @inline(__always)
+    final func callDirect(
+        object: AnyObject,
+        oldValue: UnsafeRawPointer?,
+        newValue: UnsafeRawPointer?,
+        type: Any.Type,
+        isPrior: Bool
+    ) {
+        let old = options.contains(.old) ? oldValue : nil
+        let new = options.contains(.new) ? newValue : nil
+        // Inside the gate the box cannot be released.
+        box?._withUnsafeGuaranteedRef { $0.deliver($0, object, old, new, type, isPrior, self) }
+    }
+
+    /// Calls back with a whole record (of the registration's value type); inside the gate.
+    @inline(__always)
+    final func callRecord<Value>(object: AnyObject, _ change: KVOChange<Value>) {
+        withUnsafePointer(to: change) { record in
+            box?._withUnsafeGuaranteedRef { $0.deliver($0, object, nil, record, nil, change.isPrior, self) }
+        }
+    }
+}
