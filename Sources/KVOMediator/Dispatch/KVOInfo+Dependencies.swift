@@ -27,11 +27,10 @@ extension KVOInfo {
     /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
     /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
     /// object exactly while it reads nothing of it (a computed property that stopped reading its own
-    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``),
-    /// `lastValue` the value it read (kept for the old value of the next change).
+    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
-    final func prune(keeping accesses: [Access], ticket: UInt16, leafKey: UInt = 0, lastValue: Any? = nil) {
+    final func prune(keeping accesses: [Access], ticket: UInt16, leafKey: UInt = 0) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
@@ -39,11 +38,9 @@ extension KVOInfo {
             // The common case: the evaluation read what the last one did (each read subscribed
             // already, finding it listed), so only the ticket and what it read last move on.
             appliedTicket = ticket
-            if let lastValue { extras(creating: true)?.lastValue = lastValue }
             if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
         } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
-            if let lastValue { extras(creating: true)?.lastValue = lastValue }
             let root = rootRegistrar.toOpaque()
             let readsRoot = accesses.contains { Unmanaged.passUnretained($0.registrar).toOpaque() == root }
             dependencies.removeAll { dependency in
@@ -116,16 +113,6 @@ extension KVOInfo {
             }
         }
         return true
-    }
-
-    /// The value the newest evaluation read, when it is the value before the next change (see
-    /// `TypedKVOInfo.captureBeforeChange()`), else nil.
-    final func lastEvaluatedValue() -> Any? {
-        guard !isDirect, leaf.load(ordering: .relaxed) == 0 else { return nil }
-        let lock = StripedLocks.lock(for: self)
-        lock.lock()
-        defer { lock.unlock() }
-        return extras?.lastValue
     }
 
     /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the

@@ -57,9 +57,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     final class Extras {
         var stringKeyPath: String?
         var onObjectDeinit: (() -> Void)?
-        /// The value the newest evaluation read (guarded by the striped lock): the old value of the
-        /// next change, with no second read before it (see `lastEvaluatedValue()`).
-        var lastValue: Any?
     }
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.

@@ -108,7 +108,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)
         let leafKey = leafKey(of: accesses) { isLeafValue(value, accesses) }
-        prune(keeping: accesses, ticket: ticket, leafKey: leafKey, lastValue: keepsLastValue(leafKey) ? value : nil)
+        prune(keeping: accesses, ticket: ticket, leafKey: leafKey)
         // (A string key path is its own name, and its key path object is new each time.)
         if stringKeyPath == nil { KeyPathNameCache.recordFirst(of: keyPath, reads: accesses) }
         let root = object.kvoRegistrar
@@ -202,16 +202,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override func captureBeforeChange() -> CapturedValue {
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
-        // The value the last evaluation read, unless there is none to trust (then read it now).
-        let last = lastEvaluatedValue()
-        let oldValue = last.map { $0 as! Value } ?? untracked { read(object) }
+        let oldValue = untracked { read(object) }
         if options.contains(.prior) {
             withUnsafePointer(to: oldValue) { old in
                 deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
             }
         }
-        guard options.contains(.old) else { return .none }
-        return .value(last ?? oldValue)
+        return options.contains(.old) ? .value(oldValue) : .none
     }
 
     override func changeEvaluated(captured: CapturedValue) {
@@ -222,14 +219,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
         let accesses = tracker.accesses
         let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
-        withExtendedLifetime(object) {
-            prune(
-                keeping: accesses,
-                ticket: ticket,
-                leafKey: leafKey,
-                lastValue: keepsLastValue(leafKey) ? newValue : nil
-            )
-        }
+        withExtendedLifetime(object) { prune(keeping: accesses, ticket: ticket, leafKey: leafKey) }
         // By address, as a set's values are: the record is built where the callback's types are
         // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
         withUnsafePointer(to: newValue) { new in
@@ -243,13 +233,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
                 deliver { callDirect(object: object, oldValue: nil, newValue: new, type: Value.self, isPrior: false) }
             }
         }
-    }
-
-    /// Whether an evaluation's value is kept for the old value of the next change: only when asked
-    /// for (`.old` or `.prior`), and not for a chain with a leaf, whose leaf's sets (delivered from
-    /// the setter's values) would leave it behind.
-    private func keepsLastValue(_ leafKey: UInt) -> Bool {
-        leafKey == 0 && !options.isDisjoint(with: [.old, .prior])
     }
 }
 
