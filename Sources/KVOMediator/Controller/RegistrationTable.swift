@@ -43,7 +43,7 @@ struct RegistrationTable {
     /// Where a probe for `key` starts: the high bits of a multiplicative hash (object addresses
     /// differ mostly in their middle bits).
     private func home(of key: UInt) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        tablePlace(of: key, mask: mask)
     }
 
     private static func key(_ id: ObjectIdentifier) -> UInt {
@@ -255,8 +255,7 @@ struct RegistrationTable {
             if key == 0 { break }
             let home = home(of: key & ~Self.indexTag)
             // The bucket at `next` may fill the hole unless its home lies cyclically in (hole, next].
-            let reachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-            if reachable { continue }
+            if !mayFill(hole, from: next, home: home) { continue }
             buckets[hole] = buckets[next]
             hole = next
         }

@@ -211,7 +211,7 @@ enum StripedLocks {
     static func lock(for object: AnyObject) -> StripedLock {
         // The address's middle bits, mixed by a multiplication (no `Hasher`: this runs on every
         // registration and removal).
-        let bits = UInt(bitPattern: ObjectIdentifier(object)) &* 0x9E37_79B9_7F4A_7C15
+        let bits = UInt(bitPattern: ObjectIdentifier(object)) &* goldenRatioMultiplier
         return StripedLock(unmanaged: locks[Int(truncatingIfNeeded: bits >> 58)])
     }
 }

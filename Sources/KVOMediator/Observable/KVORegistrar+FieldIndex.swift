@@ -3,7 +3,7 @@
 extension KVORegistrar.State {
     @inline(__always)
     static func fieldHome(_ offset: Int, mask: Int) -> Int {
-        Int(truncatingIfNeeded: (UInt(bitPattern: offset) &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        tablePlace(of: UInt(bitPattern: offset), mask: mask)
     }
 
     /// The entry of the `@Observed` property at `offset`, through `fieldIndex`.
@@ -75,8 +75,7 @@ extension KVORegistrar.State {
             if held == 0 { break }
             guard case .field(let offset) = slots[held &- 1].slot else { continue }
             let home = Self.fieldHome(offset, mask: mask)
-            let reachable = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next)
-            if reachable { continue }
+            if !mayFill(hole, from: next, home: home) { continue }
             fieldIndex[hole] = fieldIndex[next]
             hole = next
         }

@@ -39,7 +39,7 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
 
     private func place(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int {
         let pair = UInt(bitPattern: ObjectIdentifier(keyPath)) ^ (UInt(bitPattern: ObjectIdentifier(objectType)) >> 3)
-        return Int(truncatingIfNeeded: (pair &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        return tablePlace(of: pair, mask: mask)
     }
 
     /// Whether a key path that one evaluation found to be an `@Observed` property of `object` may be

@@ -1,0 +1,47 @@
+/// Something known about key path objects, kept per key path object: a fixed table indexed by the key
+/// path's address, each place holding the last key path recorded there (held, so that its identity is
+/// not reused while cached) with what is known of it. No allocation, no growth: key paths formed at
+/// run time, not literals, only replace one another. What ``ChainShapeCache`` and ``KeyPathHashes``
+/// keep.
+final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarded by `lock`
+    private struct Entry {
+        var keyPath: AnyKeyPath?
+        var payload: Payload?
+    }
+
+    private let lock = Lock()
+    private let mask: Int
+    @exclusivity(unchecked) private var entries: [Entry]
+
+    /// - Parameter capacity: How many places, a power of two.
+    init(capacity: Int) {
+        precondition(capacity > 0 && capacity & (capacity - 1) == 0, "KeyPathTable: capacity must be a power of two")
+        mask = capacity - 1
+        entries = Array(repeating: Entry(), count: capacity)
+    }
+
+    private func place(of keyPath: AnyKeyPath) -> Int {
+        tablePlace(of: UInt(bitPattern: ObjectIdentifier(keyPath)), mask: mask)
+    }
+
+    /// What is known of `keyPath`, unless its place holds another key path (or none).
+    func payload(of keyPath: AnyKeyPath) -> Payload? {
+        let index = place(of: keyPath)
+        return lock.withLock { entries[index].keyPath === keyPath ? entries[index].payload : nil }
+    }
+
+    /// Updates what is known of `keyPath`: `body` is given it (nil when its place held another key
+    /// path, which it then replaces), under the lock.
+    func update(_ keyPath: AnyKeyPath, _ body: (inout Payload?) -> Void) {
+        let index = place(of: keyPath)
+        let replaced: AnyKeyPath? = lock.withLock {
+            var entry = entries[index]
+            let replaced = entry.keyPath === keyPath ? nil : entry.keyPath
+            if replaced != nil || entry.keyPath == nil { entry = Entry(keyPath: keyPath) }
+            body(&entry.payload)
+            entries[index] = entry
+            return replaced
+        }
+        _ = replaced  // released here, outside the lock
+    }
+}
