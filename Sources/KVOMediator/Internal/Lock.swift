@@ -14,6 +14,7 @@ import Darwin
 /// Taking it when free is one compare-and-exchange and releasing it one store: a tenth of the
 /// instructions of a pthread mutex, on the path of every notification. See ``SpinLock`` for how
 /// waiters wait, and ``LockLevel`` for the order in which locks may be taken.
+@usableFromInline
 final class Lock: @unchecked Sendable {  // all state is atomic
     private let spinLock: SpinLock
 
@@ -21,11 +22,13 @@ final class Lock: @unchecked Sendable {  // all state is atomic
         spinLock = SpinLock(level: level)
     }
 
+    @usableFromInline
     @inline(__always)
     func lock() {
         spinLock.lock()
     }
 
+    @usableFromInline
     @inline(__always)
     func unlock() {
         spinLock.unlock()

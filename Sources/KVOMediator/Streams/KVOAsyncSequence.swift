@@ -15,8 +15,15 @@ public enum KVOBufferingPolicy: Sendable, Hashable {
 public struct KVOAsyncSequence<Element: Sendable>: AsyncSequence, Sendable {
     public typealias Failure = Never
 
+    @usableFromInline
     let source: StreamSource<Element>
 
+    @usableFromInline
+    init(source: StreamSource<Element>) {
+        self.source = source
+    }
+
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         Iterator(lifetime: IteratorLifetime(source: source))
     }
@@ -25,12 +32,20 @@ public struct KVOAsyncSequence<Element: Sendable>: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         public typealias Failure = Never
 
+        @usableFromInline
         let lifetime: IteratorLifetime<Element>
 
+        @usableFromInline
+        init(lifetime: IteratorLifetime<Element>) {
+            self.lifetime = lifetime
+        }
+
+        @inlinable
         public mutating func next() async -> Element? {
             await lifetime.source.next()
         }
 
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
             await lifetime.source.next()
         }
@@ -59,14 +74,23 @@ extension KeyValueObservable {
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
+    @inlinable
     public func values<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
         buffering: KVOBufferingPolicy = .unbounded
     ) throws(KVOError) -> KVOAsyncSequence<Value> {
+        // The handler is made here, where the types are concrete (see `StreamSource`).
         let source = StreamSource<Value>(policy: buffering)
-        let value = try register(keyPath, options: [.new], wholeValues: true, source: source) { change in
-            change.newValue!
-        }
+        let weakSource = WeakReference(source)
+        let box = _HandlerBox<Self, Value> { _, change in weakSource.object?.yield(change.newValue!) }
+        let value = try _registerStream(
+            keyPath,
+            options: [.new],
+            wholeValues: true,
+            source: source,
+            weakSource: weakSource,
+            box: box
+        )
         source.start(initial: value)
         return KVOAsyncSequence(source: source)
     }
@@ -87,13 +111,23 @@ extension KeyValueObservable {
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
+    @inlinable
     public func changes<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
         options: KVOOptions = [.new],
         buffering: KVOBufferingPolicy = .unbounded
     ) throws(KVOError) -> KVOAsyncSequence<KVOChange<Value>> {
         let source = StreamSource<KVOChange<Value>>(policy: buffering)
-        let value = try register(keyPath, options: options, wholeValues: false, source: source) { $0 }
+        let weakSource = WeakReference(source)
+        let box = _HandlerBox<Self, Value> { _, change in weakSource.object?.yield(change) }
+        let value = try _registerStream(
+            keyPath,
+            options: options,
+            wholeValues: false,
+            source: source,
+            weakSource: weakSource,
+            box: box
+        )
         let initial =
             options.contains(.initial)
             ? KVOChange<Value>(newValue: options.contains(.new) ? value : nil, keyPath: keyPath) : nil
@@ -101,24 +135,27 @@ extension KeyValueObservable {
         return KVOAsyncSequence(source: source)
     }
 
-    private func register<Value, Element: Sendable>(
+    /// Registers a stream's handler (`box`, which holds `source` weakly) and reads the current value.
+    @usableFromInline
+    func _registerStream<Value, Element: Sendable>(
         _ keyPath: KeyPath<Self, Value>,
         options: KVOOptions,
         wholeValues: Bool,
         source: StreamSource<Element>,
-        transform: @escaping @Sendable (KVOChange<Value>) -> Element
+        weakSource: WeakReference<StreamSource<Element>>,
+        box: _HandlerBox<Self, Value>
     ) throws(KVOError) -> Value {
         let info = KVODispatcher.shared.makeRegistration(
             self,
             reader: .typed(keyPath),
             options: options.subtracting(.initial),
             owner: nil,
-            box: _HandlerBox<Self, Value> { [weak source] _, change in source?.yield(transform(change)) },
+            box: box,
             prepare: { info in
                 info.wantsWholeValues = wholeValues
                 source.attach(info)
             },
-            onObjectDeinit: { [weak source] in source?.finish() }
+            onObjectDeinit: { weakSource.object?.finish() }
         )
         var value: Value?
         try KVODispatcher.shared.start(info, on: self) { value = $0 }
