@@ -19,7 +19,9 @@ import Synchronization
 /// ``KeyValueObservable`` drive it.
 public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by `spinLock`; the flags are atomic
     @usableFromInline
-    let observerFlag = Atomic<Bool>(false)
+    /// Not 0 while any registration depends on a slot of this object (a byte, not a `Bool`: the setter
+    /// then tests it with one compare).
+    let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
     private let storedVerified = Atomic<Bool>(false)
     /// The lock guarding `state`, kept in the registrar's own memory rather than in a ``Lock`` of its
@@ -194,20 +196,20 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// True while any registration depends on a slot of this object: the setter's fast-path check.
     @inlinable
     var _hasObservers: Bool {
-        observerFlag.load(ordering: .acquiring)
+        observerFlag.load(ordering: .acquiring) != 0
     }
 
     // MARK: The table
 
     func add(_ info: KVOInfo, for access: Access) {
         spinLock.withLock {
-            if state.add(info, for: access) { observerFlag.store(true, ordering: .releasing) }
+            if state.add(info, for: access) { observerFlag.store(1, ordering: .releasing) }
         }
     }
 
     func remove(_ info: KVOInfo, for slot: SlotKey) {
         spinLock.withLock {
-            if state.remove(info, for: slot) { observerFlag.store(false, ordering: .releasing) }
+            if state.remove(info, for: slot) { observerFlag.store(0, ordering: .releasing) }
         }
     }
 

@@ -84,33 +84,44 @@ public struct Observed<Value> {
         }
         @inline(__always) set {
             let registrar = object.kvoRegistrar
-            // With no observer on the object: one atomic load, then a plain store.
+            // With no observer on the object: one atomic load, then a plain store. All else is a call, so
+            // that this much is inlined wherever the property is set.
             guard registrar._hasObservers else {
                 object[keyPath: storageKeyPath].value = newValue
                 return
             }
-            let storage = object[keyPath: storageKeyPath]
-            guard storage.automaticallyNotifies else {
-                object[keyPath: storageKeyPath].value = newValue
-                return
-            }
-            // Values go to the registrar by address: nothing generic runs on the notification path.
-            let oldValue = storage.value
-            let field = _field(storageKeyPath, of: object)
-            withUnsafePointer(to: oldValue) { oldPointer in
-                withUnsafePointer(to: newValue) { newPointer in
-                    registrar._change(
-                        field: field,
-                        of: object,
-                        oldValue: oldPointer,
-                        newValue: newPointer,
-                        type: Value.self
-                    ) {
-                        // The store between the prior and the change records. It goes through the storage's
-                        // address, not the key path: a key path captured here would be built at run time.
-                        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                        (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
-                    }
+            _setObserved(object, to: newValue, registrar: registrar, field: _field(storageKeyPath, of: object))
+        }
+    }
+
+    /// A set of the `@Observed` storage at byte offset `field` of `object` while the object has
+    /// observers: the setter's slow path, out of line (specialised for `Value` in the caller's module).
+    ///
+    /// It is given the storage's offset, not its key path: a key path passed to a function that is not
+    /// inlined is built at run time, which costs more than the whole notification. Its parameters are
+    /// in the order a setter holds them, so that the inlined part does not move registers to call it.
+    @inlinable
+    @inline(never)
+    static func _setObserved(_ object: AnyObject, to newValue: Value, registrar: KVORegistrar, field: Int) {
+        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        let storage = (base + field).assumingMemoryBound(to: Self.self)
+        guard storage.pointee.automaticallyNotifies else {
+            storage.pointee.value = newValue
+            return
+        }
+        // Values go to the registrar by address: nothing generic runs on the notification path.
+        let oldValue = storage.pointee.value
+        withUnsafePointer(to: oldValue) { oldPointer in
+            withUnsafePointer(to: newValue) { newPointer in
+                registrar._change(
+                    field: field,
+                    of: object,
+                    oldValue: oldPointer,
+                    newValue: newPointer,
+                    type: Value.self
+                ) {
+                    // The store between the prior and the change records.
+                    storage.pointee.value = newValue
                 }
             }
         }
