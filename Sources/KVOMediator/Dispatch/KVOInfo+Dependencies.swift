@@ -163,15 +163,23 @@ extension KVOInfo {
         lock.lock()
         closed = true
         // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
-        var held = InlineList<Unmanaged<KVORegistrar>>()
-        for dependency in dependencies where dependency.registrarID != dyingRegistrar {
+        // Which registrars were retained is a bit per dependency (past 64, a list): no allocation.
+        let taken = dependencies
+        dependencies = InlineList()
+        var retained: UInt64 = 0
+        var retainedPast64 = InlineList<Unmanaged<KVORegistrar>>()
+        for position in taken.indices where taken[position].registrarID != dyingRegistrar {
+            let dependency = taken[position]
             guard let registrar = dependency.retainedRegistrar() else { continue }
             registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
-            held.append(registrar)
+            if position < 64 { retained |= 1 << UInt64(position) } else { retainedPast64.append(registrar) }
         }
-        dependencies = InlineList()
         lock.unlock()
-        for registrar in held { registrar.release() }
+        while retained != 0 {
+            taken[retained.trailingZeroBitCount].registrar.release()
+            retained &= retained &- 1
+        }
+        retainedPast64.forEachElement { $0.release() }
     }
 
     /// The slots this registration depends on, in the order they were read, each with its property

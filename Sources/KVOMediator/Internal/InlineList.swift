@@ -52,7 +52,11 @@ struct InlineList<Element>: RandomAccessCollection {
         if first == nil {
             first = element
         } else if rest == nil {
-            rest = [element]
+            // Room for a chain's few links at once, rather than growing 1, 2, 4 (a copy each).
+            var rest: [Element] = []
+            rest.reserveCapacity(3)
+            rest.append(element)
+            self.rest = rest
         } else {
             rest!.append(element)
         }

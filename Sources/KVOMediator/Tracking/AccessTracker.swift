@@ -30,8 +30,11 @@ struct Access {
 ///
 /// With a registration attached, each new read subscribes it at once, before the getter returns its
 /// value: a change that lands after the read is then always announced, never lost in between.
+///
+/// A tracker is used by the one thread that evaluates with it, so its state is not checked for
+/// overlapping accesses at run time (`@exclusivity(unchecked)`: two checks per read otherwise).
 final class AccessTracker {
-    private(set) var accesses: [Access] = []
+    @exclusivity(unchecked) private(set) var accesses: [Access] = []
     private let registration: KVOInfo?
 
     init(subscribing registration: KVOInfo?) {
@@ -41,10 +44,10 @@ final class AccessTracker {
     }
 
     /// How many reads were reported, repeated ones included.
-    private var readCount = 0
+    @exclusivity(unchecked) private var readCount = 0
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
-    private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+    @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
 
     /// Records a read; true if it was not recorded before.
     @discardableResult
