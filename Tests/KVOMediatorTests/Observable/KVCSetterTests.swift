@@ -84,6 +84,22 @@ import Testing
         #expect(old.kvoRegistrar.registrationCount == 0)
     }
 
+    @Test func aSetByNameReEvaluatesAComputedPropertyThatReadsIt() throws {
+        let person = Person(name: "Ada")
+        person.nickname = "Countess"
+        let observer = TestObserver()
+        let records = Recorder<String>()
+        observer.kvoController.observe(person, keyPath: \.displayName, options: [.old, .new]) { records.append($2) }
+        try person.setValue(true, atKeyPath: "usesNickname")
+        try person.setValue("Lovelace", atKeyPath: "nickname")
+        try person.setValue("Augusta", atKeyPath: "name")  // no longer read: nothing delivered
+        let keyPath = \Person.displayName
+        let expected: [KVOChange<String>] = [
+            change(keyPath, old: "Ada", new: "Countess"), change(keyPath, old: "Countess", new: "Lovelace"),
+        ]
+        #expect(records.changes == expected)
+    }
+
     @Test func anOptionalPropertyIsSetToAValueAndToNil() throws {
         let account = Account()
         let observer = TestObserver()
