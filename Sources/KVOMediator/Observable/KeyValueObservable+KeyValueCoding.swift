@@ -69,7 +69,7 @@ extension KeyValueObservable {
             }
             guard let next = link as? any KeyValueObservable else {
                 try validateKeyPath(path)
-                // (Reached only when the link changed since the check, on another thread.)
+                // (The check passes only if another thread replaced the link since it was read here.)
                 throw KVOError.unknownKey(names[index + 1], in: type(of: holder), path: path, root: rootName)
             }
             holder = next
