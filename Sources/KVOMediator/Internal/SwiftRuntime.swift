@@ -11,7 +11,8 @@ internal import KVORuntimeShims
 /// - `KVORegistrar`, `KVOInfo`, `KVOController`, `ThreadContext`, `DirectSlotCache`:
 ///   `@exclusivity(unchecked)` on state that a lock (or one thread) already guards.
 /// - `Observed`: the setter stores through the storage's address (a constant offset), and
-///   `ObservedField` reads one property at its offset: no key path built at run time.
+///   `ObservedField` reads one property at its offset: no key path built at run time. A set by name
+///   (`Observed+SetByName`) stores at the offset found by name, a value cast to the storage's own type.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 @usableFromInline

@@ -1,12 +1,16 @@
 @_spi(Reflection) import Swift
 
 /// What string key paths need of an `@Observed` property, from its type alone: the type of its value,
-/// and a read of that one property at its storage's address (no other property is read or copied).
+/// a read of that one property at its storage's address (no other property is read or copied), and a
+/// set of it as its setter would (`Observed+SetByName`).
 protocol ObservedStorage {
     /// The wrapped value's declared type.
     static var valueType: Any.Type { get }
     /// The value of the `Observed` storage at `address`, boxed.
     static func value(at address: UnsafeRawPointer) -> Any
+    /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
+    /// property's setter does; false, with nothing set, when `value` is not of the declared type.
+    static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
 }
 
 extension Observed: ObservedStorage {
@@ -58,6 +62,12 @@ struct ObservedField {
     /// that one property, as its getter would, and nothing else. The caller keeps `object` alive.
     func value(in object: AnyObject) -> Any {
         storage.value(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+    }
+
+    /// Sets the property in `object` (an instance of the class this field was found in) to `value` as
+    /// its setter would; false, with nothing set, when `value` is not of its declared type.
+    func set(_ value: Any?, in object: some KeyValueObservable) -> Bool {
+        storage.set(value, field: offset, of: object)
     }
 }
 

@@ -1,4 +1,5 @@
-/// A bad observation request: reported instead of registering something that could never fire.
+/// A bad observation request: reported instead of registering something that could never fire. Also
+/// a set or read by string key path that cannot be done (``KeyValueObservable/setValue(_:atKeyPath:)``).
 ///
 /// ```swift
 /// do {
@@ -16,6 +17,13 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownKey(String)
         /// A string key path is not of the form `name` or `name.name…`.
         case malformedKeyPath
+        /// A value set or read by string key path is not of the type asked for: `expected` is the
+        /// property's declared type (for a set) or the type asked for (for a typed read), `actual` the
+        /// value's type, or `"nil"`.
+        case typeMismatch(expected: String, actual: String)
+        /// A set by string key path could not reach its property: the link at this part of the path
+        /// (`"address"` of `"address.city"`) is nil.
+        case nilLink(String)
         /// The controller's observer has already gone (a temporary passed to `KVOController(observer:)`,
         /// say), so nothing could ever be delivered: nothing is registered.
         case observerGone

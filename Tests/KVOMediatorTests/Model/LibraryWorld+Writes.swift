@@ -44,6 +44,7 @@ extension LibraryWorld {
             }
         case .setCountSilently(let slot, let value): onRoot(slot) { $0.count = value }
         case .unmatchedDidChangeCount(let slot): onRoot(slot) { $0.didChangeValue(for: \.count) }
+        case .setByString(let target, let key, let values): setByString(target, key, values)
         default: return false
         }
         return true

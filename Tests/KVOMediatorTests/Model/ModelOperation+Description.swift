@@ -34,6 +34,7 @@ extension ModelOperation: CustomStringConvertible {
                 + "didChangeValue(for: \\.count)"
         case .setCountSilently(let root, let value): "roots[\(root)].count = \(value)  // not announced"
         case .unmatchedDidChangeCount(let root): "roots[\(root)].didChangeValue(for: \\.count)  // unmatched"
+        case .setByString(let target, let key, let values): Self.setByStringDescription(target, key, values)
         case .newObserver(let slot, let retains):
             "observers[\(slot)] = ModelObserver(); its controller = KVOController(observer:, retainsObserved: \(retains))"
         case .dropObserver(let slot): "observers[\(slot)] = nil"

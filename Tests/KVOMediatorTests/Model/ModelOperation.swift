@@ -189,6 +189,8 @@ enum ModelOperation: Hashable {
     case announceCount(root: Int, [Int])
     case setCountSilently(root: Int, Int)
     case unmatchedDidChangeCount(root: Int)
+    /// `try target.setValue(_:atKeyPath: key.stringPath!)` (`ModelOperation+SetByString`).
+    case setByString(target: ModelTarget, key: ModelKey, [Int])
 
     case newObserver(slot: Int, retains: Bool)
     case dropObserver(slot: Int)

@@ -4,6 +4,7 @@ import Foundation
 /// through proxies (on roots, on last links, and through a root's chain), and manual announcements.
 extension ProgramGenerator {
     mutating func write() -> ModelOperation? {
+        if random.chance(8), let write = setByStringWrite() { return write }
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
         let state = model.root(model.rootSlots[root]!)

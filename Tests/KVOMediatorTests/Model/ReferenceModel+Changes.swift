@@ -207,6 +207,7 @@ extension ReferenceModel {
         case .setCountSilently(let slot, let value):
             if let root = rootSlots[slot] { updateRoot(root) { $0.count = value } }
         case .unmatchedDidChangeCount: break
+        case .setByString(let target, let key, let values): applySetByString(target, key, values)
         default: return false
         }
         return true

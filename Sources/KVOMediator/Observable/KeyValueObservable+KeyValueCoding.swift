@@ -1,0 +1,130 @@
+extension KeyValueObservable {
+    /// Sets the `@Observed` property at a string key path, as Cocoa's `setValue(_:forKeyPath:)`, checking
+    /// the names and the value's type at run time.
+    ///
+    /// ```swift
+    /// try person.setValue("Paris", atKeyPath: "address.city")   // person.address.city = "Paris"
+    /// try person.setValue(nil, atKeyPath: "secondHome")         // an optional property takes nil
+    /// try person.setValue(3, atKeyPath: "address.city")         // throws: city is declared as String
+    /// ```
+    ///
+    /// Each component but the last names an `@Observed` property holding the ``KeyValueObservable``
+    /// object the next one is read from; the last names the property to set, on that object. A set
+    /// announces exactly what `person.address.city = "Paris"` announces: the same records, with the
+    /// same old and new values and prior records, to every registration of the property (typed, string,
+    /// chain, token, stream), synchronously on this thread. A property declared
+    /// `@Observed(automaticallyNotifies: false)` is set without announcing, as by its own setter; its
+    /// owner announces it. Sets are as thread-safe as typed sets: different properties and different
+    /// objects may be set from different threads; one property is set from one thread at a time.
+    ///
+    /// The value must be of the property's declared type, as Swift's `as?` decides: `nil` sets an
+    /// optional property only, a subclass instance sets a property of its base class's type, and no
+    /// number converts to another type (an `Int` does not set a `Double` property).
+    ///
+    /// A nil link on the way (`"secondHome.city"` while `secondHome` is nil) throws, where Cocoa's
+    /// `setValue(_:forKeyPath:)` silently does nothing: a set that was asked for and did not happen is
+    /// worth knowing about. Write `try?` to do as Cocoa does.
+    ///
+    /// > Important: Like Cocoa's KVC, this sets any `@Observed` property, including one with a
+    /// > `private(set)` setter. It writes the property's storage as `@Observed`'s setter does, so a
+    /// > `willSet`/`didSet` observer on the property, or on a subclass's `override`, does not run.
+    ///
+    /// > Tip: Prefer a typed set (`person.address.city = "Paris"`) where the key path is known when
+    /// > compiling: the compiler checks it. This is for key paths that arrive as strings.
+    ///
+    /// - Parameters:
+    ///   - value: The new value, of the property's declared type (`nil` for an optional property).
+    ///   - path: `@Observed` property names separated by dots, like `"address.city"`.
+    /// - Throws: ``KVOError``, and nothing is set, with reason `.malformedKeyPath` for an empty path or
+    ///   component; `.unknownKey` for a name that is not an `@Observed` property (the message lists the
+    ///   valid ones) or a link that is not a ``KeyValueObservable`` object, also past a nil link, as
+    ///   ``validateKeyPath(_:)`` checks; `.nilLink` for a nil link (naming it and the type it is declared
+    ///   as); `.typeMismatch` for a value not of the property's type (naming the expected type).
+    public func setValue(_ value: Any?, atKeyPath path: String) throws(KVOError) {
+        let names = path.split(separator: ".", omittingEmptySubsequences: false)
+        var holder: any KeyValueObservable = self
+        for (index, name) in names.enumerated() {
+            guard let field = ObservedFields.field(named: name, in: type(of: holder)) else {
+                // An unknown or empty name: the checks of string observation say which.
+                try validateKeyPath(path)
+                throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
+            }
+            guard index < names.count - 1 else {
+                guard field.set(value, in: holder) else {
+                    throw KVOError.typeMismatch(
+                        setting: value,
+                        path: path,
+                        root: type(of: self),
+                        holder: type(of: holder),
+                        field: field
+                    )
+                }
+                return
+            }
+            guard let link = flattened(field.value(in: holder)) else {
+                // A misspelt name past the nil link is reported as such first.
+                try validateKeyPath(path)
+                let prefix = names[...index].joined(separator: ".")
+                throw KVOError.nilLink(prefix, path: path, root: type(of: self), linkType: field.storage.valueType)
+            }
+            guard let next = link as? any KeyValueObservable else {
+                try validateKeyPath(path)
+                // (The check passes only if another thread replaced the link since it was read here.)
+                throw KVOError.unknownKey(names[index + 1], in: type(of: holder), path: path, root: rootName)
+            }
+            holder = next
+        }
+    }
+
+    /// The value at a string key path of `@Observed` property names, as Cocoa's `value(forKeyPath:)`,
+    /// with a misspelt name an error rather than a silent nil.
+    ///
+    /// ```swift
+    /// try person.value(atKeyPath: "address.city")      // Optional("London")
+    /// try person.value(atKeyPath: "secondHome.city")   // nil while secondHome is nil
+    /// try person.value(atKeyPath: "adress.city")       // throws, listing Person's properties
+    /// ```
+    ///
+    /// It reads what ``subscript(kvoKeyPath:)`` reads, and reports the reads to an observation being
+    /// set up as it does. Every name is checked against the declared types, past a nil link too, as
+    /// ``validateKeyPath(_:)`` checks. The value is nil when the property is nil or, as with Cocoa, when
+    /// a link on the way is nil: reading is asking what is there, and nothing is. Optionals are
+    /// flattened: a `String?` property holding `"a"` gives `"a"`.
+    ///
+    /// - Parameter path: `@Observed` property names separated by dots, like `"address.city"`.
+    /// - Returns: The value, or nil when it or a link on the way is nil.
+    /// - Throws: ``KVOError`` with reason `.malformedKeyPath` or `.unknownKey`, as ``validateKeyPath(_:)``.
+    public func value(atKeyPath path: String) throws(KVOError) -> Any? {
+        if let value = self[kvoKeyPath: path] { return value }
+        try validateKeyPath(path)
+        return nil
+    }
+
+    /// The value at a string key path, of the type asked for: a value of another type is an error
+    /// rather than a silent nil.
+    ///
+    /// ```swift
+    /// let city = try person.value(atKeyPath: "address.city", as: String.self)   // String?: "London"
+    /// let number = try person.value(atKeyPath: "address.city", as: Int.self)    // throws: a String
+    /// ```
+    ///
+    /// As ``value(atKeyPath:)``, then cast with `as?`. The check is of the value there: while the
+    /// value (or a link on the way) is nil, the result is nil whatever type is asked for.
+    ///
+    /// - Parameters:
+    ///   - path: `@Observed` property names separated by dots, like `"address.city"`.
+    ///   - type: The type of the value, without optionals (`String.self` for a `String?` property).
+    /// - Returns: The value, or nil when it or a link on the way is nil.
+    /// - Throws: ``KVOError`` with reason `.malformedKeyPath` or `.unknownKey`, as ``validateKeyPath(_:)``,
+    ///   or `.typeMismatch` when the value is not a `Value` (naming both types).
+    public func value<Value>(atKeyPath path: String, as type: Value.Type) throws(KVOError) -> Value? {
+        guard let value = try value(atKeyPath: path) else { return nil }
+        guard let typed = value as? Value else {
+            throw KVOError.typeMismatch(reading: value, as: Value.self, path: path, root: Swift.type(of: self))
+        }
+        return typed
+    }
+
+    /// The name of this object's type, for error messages.
+    private var rootName: String { String(describing: type(of: self)) }
+}

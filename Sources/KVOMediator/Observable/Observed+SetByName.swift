@@ -1,0 +1,37 @@
+/// A set of an `@Observed` property found by its name (``KeyValueObservable/setValue(_:atKeyPath:)``):
+/// the storage subscript's setter, step for step, for a property named by its storage's offset instead
+/// of by key paths, so that it announces exactly what a typed set announces.
+extension Observed {
+    /// Sets the `Observed<Value>` storage at byte offset `field` of `object` to `newValue` as the
+    /// subscript's setter does; false, with nothing set, when `newValue` is not a `Value` (as Swift's
+    /// `as?` decides: nil is a value of an optional `Value` only, a subclass instance is a value of its
+    /// base class's type, and no number converts to another number type).
+    ///
+    /// The caller found `field` by name in `object`'s class (`ObservedFields`), whose field metadata
+    /// says the storage there is an `Observed<Value>`: the stores below are of that type, through its
+    /// address, as the subscript's own store between the prior and the change records is.
+    static func set(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+        guard let value = newValue as? Value else { return false }
+        let registrar = object.kvoRegistrar
+        let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
+            .assumingMemoryBound(to: Self.self)
+        // With no observer on the object, or automatic notification off: a plain store, as the setter's.
+        guard registrar._hasObservers, storage.pointee.automaticallyNotifies else {
+            storage.pointee.value = value
+            return true
+        }
+        let oldValue = storage.pointee.value
+        withUnsafePointer(to: oldValue) { oldPointer in
+            withUnsafePointer(to: value) { newPointer in
+                registrar._change(
+                    field: field,
+                    of: object,
+                    oldValue: oldPointer,
+                    newValue: newPointer,
+                    type: Value.self
+                ) { storage.pointee.value = value }
+            }
+        }
+        return true
+    }
+}
