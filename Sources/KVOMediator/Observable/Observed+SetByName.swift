@@ -8,30 +8,17 @@ extension Observed {
     /// base class's type, and no number converts to another number type).
     ///
     /// The caller found `field` by name in `object`'s class (`ObservedFields`), whose field metadata
-    /// says the storage there is an `Observed<Value>`: the stores below are of that type, through its
-    /// address, as the subscript's own store between the prior and the change records is.
+    /// says the storage there is an `Observed<Value>`: the store is of that type, through its address,
+    /// as the setter's own slow path (`_setObserved`) makes it.
     static func set(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
         guard let value = newValue as? Value else { return false }
         let registrar = object.kvoRegistrar
-        let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
-            .assumingMemoryBound(to: Self.self)
-        // With no observer on the object, or automatic notification off: a plain store, as the setter's.
-        guard registrar._hasObservers, storage.pointee.automaticallyNotifies else {
-            storage.pointee.value = value
+        guard registrar._hasObservers else {
+            (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
+                .assumingMemoryBound(to: Self.self).pointee.value = value
             return true
         }
-        let oldValue = storage.pointee.value
-        withUnsafePointer(to: oldValue) { oldPointer in
-            withUnsafePointer(to: value) { newPointer in
-                registrar._change(
-                    field: field,
-                    of: object,
-                    oldValue: oldPointer,
-                    newValue: newPointer,
-                    type: Value.self
-                ) { storage.pointee.value = value }
-            }
-        }
+        _setObserved(object, to: value, registrar: registrar, field: field)
         return true
     }
 }
