@@ -232,4 +232,24 @@ import Testing
         list.insertTracks(["b"], at: IndexSet(integer: 0))
         #expect(recorder.changes == [change(\TrackList.tracks, kind: .insertion, indexes: IndexSet(integer: 0))])
     }
+
+    /// The proxies of custom storage give the same kinds: the registration's key path is the collection's.
+    @Test func theProxiesOfCustomStorageGiveKindsAsTheAnnouncementsByHandDo() {
+        let list = TrackList(tracks: ["a"], labels: ["x"])
+        let observer = TestObserver()
+        let tracks = Recorder<[String]>()
+        let labels = Recorder<Set<String>>()
+        observer.kvoController.observe(list, keyPath: \.tracks, options: [.old, .new]) { _, _, change in
+            tracks.append(change)
+        }
+        observer.kvoController.observe(list, keyPath: \.labels, options: [.old, .new]) { _, _, change in
+            labels.append(change)
+        }
+        list.mutableArrayValue(for: \.tracks).append("b")
+        list.mutableSetValue(for: \.labels).replaceAll(with: ["y"])
+        #expect(
+            tracks.changes == [change(\TrackList.tracks, kind: .insertion, new: ["b"], indexes: IndexSet(integer: 1))]
+        )
+        #expect(labels.changes == [change(\TrackList.labels, kind: .replacement, old: ["x"], new: ["y"])])
+    }
 }
