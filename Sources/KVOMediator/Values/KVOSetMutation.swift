@@ -16,7 +16,7 @@
 /// A mutation that changes nothing (a union of members already there, say) is announced to nobody.
 ///
 /// ```swift
-/// tags.withChange(.union, using: ["jazz"], of: \.tags) { storage.formUnion(["jazz"]) }
+/// photo.withChange(.union, using: ["jazz"], of: \.tags) { tagStorage.formUnion(["jazz"]) }
 /// ```
 public enum KVOSetMutation: Sendable, Hashable {
     /// The objects are added: Cocoa's `NSKeyValueUnionSetMutation`.
