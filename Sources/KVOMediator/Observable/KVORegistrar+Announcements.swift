@@ -121,9 +121,9 @@ extension KVORegistrar {
             return
         }
         let infos = infos(readBy: accesses, keyPath: keyPath)
-        // Registrations whose value is this collection (its property, or a chain or string key path
-        // ending at it) get its kind and indexes; the rest, and those that want whole values, re-read.
-        // (Only when the proxy's key path is that `@Observed` property itself, as read by its getter.)
+        // Registrations whose value is this collection (its property, also with custom storage, or a
+        // chain or string key path ending at it) get its kind and indexes; the rest, and those that want
+        // whole values, re-read (see `takesCollectionKind`).
         let slotKey = collectionSlotKey(of: accesses, type: Collection.self)
         let captured = announceBefore(to: infos) { info in
             guard takesCollectionKind(info, keyPath: keyPath, slotKey: slotKey) else { return false }
