@@ -85,9 +85,10 @@ extension KVORegistrar {
     }
 
     /// Takes the innermost change of `keyPath` this thread announced with a `willChange` and has not
-    /// ended. Reports a `didChange` with no such change (unless it is the plain form, whose `signature`
-    /// is nil: its `willChangeValue(for:)` keeps nothing when nobody observes) and one that does not
-    /// match it; either way returns nil and nothing is announced.
+    /// ended. Reports a `didChange` with no such change and one that does not match it; either way
+    /// returns nil and nothing is announced. The plain form (`signature` nil) takes only a plain
+    /// `willChangeValue(for:)`, and reports nothing: that keeps nothing when nobody observes, so a custom
+    /// setter's own pair may run inside an indexed one, and a plain `didChangeValue(for:)` alone does nothing.
     func popManualChange<Object: KeyValueObservable>(
         of object: Object,
         keyPath: AnyKeyPath,
@@ -95,7 +96,7 @@ extension KVORegistrar {
     ) -> ManualChange? {
         guard let context = ThreadContext.currentIfPresent,
             let index = context.pendingManualChanges.lastIndex(where: {
-                $0.registrar === self && sameKeyPath($0.keyPath, keyPath)
+                $0.registrar === self && (signature != nil || $0.collection == nil) && sameKeyPath($0.keyPath, keyPath)
             })
         else {
             if let signature {

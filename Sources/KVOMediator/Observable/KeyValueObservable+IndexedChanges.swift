@@ -51,8 +51,8 @@ extension KeyValueObservable {
     ///
     /// Misuse announces nothing and is reported to ``handleKVOError(_:)`` with a ``KVOError`` naming the
     /// call, the type and the fix: no matching `willChange` (``KVOError/Reason/unmatchedDidChange``), a
-    /// different kind, indexes or form (``KVOError/Reason/mismatchedChange``; the `willChange` is ended
-    /// too), indexes the array does not have after an insertion or a replacement
+    /// different kind or indexes, or a pending ``willChangeValue(for:)`` of the key path inside it
+    /// (``KVOError/Reason/mismatchedChange``; the `willChange` is ended too), indexes the array does not have after an insertion or a replacement
     /// (``KVOError/Reason/invalidIndexes``).
     ///
     /// - Parameters:

@@ -116,9 +116,9 @@ extension KeyValueObservable {
     /// Announces that the value at `keyPath` has changed; observers are called before it returns.
     ///
     /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing
-    /// (a `willChangeValue(for:)` with no observer keeps nothing to match). One that meets a pending
-    /// ``willChange(_:at:for:)`` or ``willChange(_:using:for:)`` of the same key path ends it, announces
-    /// nothing, and reports the mismatch to ``handleKVOError(_:)``.
+    /// (a `willChangeValue(for:)` with no observer keeps nothing to match). It never ends a pending
+    /// ``willChange(_:at:for:)`` or ``willChange(_:using:for:)``, so a custom setter's own pair may run
+    /// inside one of those (observers then get the setter's setting, then the collection change).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.manualDidChange(of: self, keyPath: keyPath)
     }

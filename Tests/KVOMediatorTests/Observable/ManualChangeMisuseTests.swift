@@ -90,19 +90,58 @@ import Testing
         #expect(recorder.count == 2)
     }
 
-    @Test func plainAndIndexedFormsDoNotPair() {
+    @Test func anIndexedDidChangeDoesNotEndAPlainWillChange() throws {
         let (list, observer, recorder) = observedList()
         defer { withExtendedLifetime(observer) {} }
         list.willChangeValue(for: \.tracks)
         list.didChange(.insertion, at: IndexSet(integer: 0), for: \.tracks)
+        let error = try #require(list.errors.values.only)
+        #expect(error.reason == .mismatchedChange)
+        #expect(error.message.contains("willChangeValue(for: "))
+        #expect(
+            recorder.changes.map(RecordFields.init) == [
+                RecordFields(change(\TrackList.tracks, old: ["a", "b"], prior: true))
+            ]
+        )
+    }
+
+    @Test func aPlainDidChangeLeavesAPendingIndexedWillChangeToItsOwnDidChange() {
+        let (list, observer, recorder) = observedList()
+        defer { withExtendedLifetime(observer) {} }
         list.willChange(.removal, at: IndexSet(integer: 0), for: \.tracks)
         list.didChangeValue(for: \.tracks)
-        let errors = list.errors.values
-        #expect(errors.map(\.reason) == [.mismatchedChange, .mismatchedChange])
-        #expect(errors.first?.message.contains("willChangeValue(for: ") == true)
-        #expect(errors.last?.message.contains("didChangeValue(for: ") == true)
-        #expect(recorder.changes.allSatisfy { $0.isPrior })
-        #expect(recorder.count == 2)
+        list.editSilently { $0.remove(at: 0) }
+        list.didChange(.removal, at: IndexSet(integer: 0), for: \.tracks)
+        let keyPath = \TrackList.tracks
+        #expect(
+            recorder.changes == [
+                change(keyPath, kind: .removal, old: ["a"], indexes: IndexSet(integer: 0), prior: true),
+                change(keyPath, kind: .removal, old: ["a"], indexes: IndexSet(integer: 0)),
+            ]
+        )
+        #expect(list.errors.values.isEmpty)
+    }
+
+    /// A custom setter's own will/did pair inside an indexed pair: each pairs with its own, with or
+    /// without observers; observers get the setter's setting, then the insertion (as Cocoa's would).
+    @Test func aCustomSettersPairInsideAnIndexedPairPairsWithItsOwn() {
+        let quiet = TrackList(tracks: ["a"])
+        quiet.withChange(.insertion, at: IndexSet(integer: 1), of: \.tracks) { quiet.tracks.append("b") }
+        #expect(quiet.errors.values.isEmpty)
+        #expect(quiet.tracks == ["a", "b"])
+        let (list, observer, recorder) = observedList()
+        defer { withExtendedLifetime(observer) {} }
+        list.withChange(.insertion, at: IndexSet(integer: 2), of: \.tracks) { list.tracks.append("c") }
+        let keyPath = \TrackList.tracks
+        #expect(
+            recorder.changes == [
+                change(keyPath, kind: .insertion, indexes: IndexSet(integer: 2), prior: true),
+                change(keyPath, old: ["a", "b"], prior: true),
+                change(keyPath, old: ["a", "b"], new: ["a", "b", "c"]),
+                change(keyPath, kind: .insertion, new: ["c"], indexes: IndexSet(integer: 2)),
+            ]
+        )
+        #expect(list.errors.values.isEmpty)
     }
 
     @Test func indexesOutOfRangeBeforeTheChangeAreReportedAndTheDidChangeEndsSilently() throws {
