@@ -88,10 +88,21 @@ extension Program {
         }
     }
 
-    /// A mutation through the set proxy (announced even when it changes nothing), or an assignment.
+    /// A mutation through the set proxy (announced only when it changes the set), or an assignment.
     private func changeSet(of root: Root, _ change: Operation.SetChange, _ value: Int) {
         let tags = root.mutableSetValue(for: \.tags)
-        expectChange(of: .tags, on: root)
+        let before = root.tags
+        let after: Set<Int>
+        switch change {
+        case .insert: after = before.union([value])
+        case .remove: after = before.subtracting([value])
+        case .removeAll: after = []
+        case .assign: after = [value]
+        case .formUnion: after = before.union([value, (value + 1) % 8])
+        case .subtract: after = before.subtracting([value, (value + 3) % 8])
+        case .formIntersection: after = before.intersection([value])
+        }
+        if change == .assign || after != before { expectChange(of: .tags, on: root) }
         switch change {
         case .insert: tags.insert(value)
         case .remove: tags.remove(value)

@@ -70,4 +70,6 @@ struct ManualChange {
     /// The registrations told before the change, and what each captured.
     let infos: [KVOInfo]
     let captured: [CapturedValue?]
+    /// What a collection change announced by hand says (``PendingCollectionChange``); nil for a value change.
+    var collection: PendingCollectionChange? = nil
 }

@@ -9,9 +9,11 @@ extension KeyValueObservable {
     /// ```
     ///
     /// Every registration whose value is the set (typed, string, through a chain, a token) gets
-    /// `.insertion` with the elements actually added as `newValue`, or `.removal` with the elements
-    /// actually removed as `oldValue`; `indexes` is nil for sets. Values computed from the set, and
-    /// value streams, get a `.setting`. Assigning the whole set is a `.setting`.
+    /// `.insertion` with the elements actually added as `newValue`, `.removal` with the elements
+    /// actually removed as `oldValue`, or, for ``KVOMutableSet/replaceAll(with:)``, `.replacement` with
+    /// both; `indexes` is nil for sets. A mutation that changes nothing (inserting a member, subtracting
+    /// elements that are not there) announces nothing. Values computed from the set, and value streams,
+    /// get a `.setting`. Assigning the whole set is a `.setting`.
     ///
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
     /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.
@@ -25,7 +27,7 @@ extension KeyValueObservable {
     }
 }
 
-/// Mutates an observed set and announces each mutation as an insertion or a removal.
+/// Mutates an observed set and announces each mutation as an insertion, a removal or a replacement.
 ///
 /// Get one from ``KeyValueObservable/mutableSetValue(for:)``.
 public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
@@ -35,37 +37,58 @@ public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
     /// The current elements.
     public var elements: Set<Element> { object[keyPath: keyPath] }
 
-    /// Inserts an element: an `.insertion` (with an empty `newValue` if it was already there).
+    /// Inserts an element: an `.insertion` of it, unless it is already there (then nothing is announced).
     public func insert(_ element: Element) {
-        formUnion([element])
+        formUnion(CollectionOfOne(element))
     }
 
-    /// Removes an element: a `.removal` (with an empty `oldValue` if it was not there).
+    /// Removes an element: a `.removal` of it, if it is there (otherwise nothing is announced).
     public func remove(_ element: Element) {
-        subtract([element])
+        subtract(CollectionOfOne(element))
     }
 
-    /// Adds the elements of `other`: one `.insertion` of those that were not there yet.
+    /// Adds the elements of `other`: one `.insertion` of those that were not there yet (Cocoa's `unionSet:`).
     public func formUnion(_ other: some Sequence<Element>) {
         let added = Set(other).subtracting(elements)
         mutate(.insertion, removed: nil, inserted: added) { $0.formUnion(added) }
     }
 
-    /// Removes the elements of `other`: one `.removal` of those that were there.
+    /// Removes the elements of `other`: one `.removal` of those that were there (Cocoa's `minusSet:`).
     public func subtract(_ other: some Sequence<Element>) {
         let removed = elements.intersection(other)
         mutate(.removal, removed: removed, inserted: nil) { $0.subtract(removed) }
     }
 
-    /// Keeps only the elements also in `other`: one `.removal` of the others.
+    /// Keeps only the elements also in `other`: one `.removal` of the others (Cocoa's `intersectSet:`).
     public func formIntersection(_ other: some Sequence<Element>) {
         let removed = elements.subtracting(other)
         mutate(.removal, removed: removed, inserted: nil) { $0.subtract(removed) }
     }
 
-    /// Removes every element: one `.removal` of all of them.
+    /// Removes every element: one `.removal` of all of them (nothing is announced if already empty).
     public func removeAll() {
         subtract(elements)
+    }
+
+    /// Makes the set's elements those of `newElements`: one `.replacement` whose `oldValue` is the
+    /// elements that go and whose `newValue` is those that arrive (Cocoa's `setSet:`).
+    ///
+    /// ```swift
+    /// let tags = photo.mutableSetValue(for: \.tags)   // ["beach", "2024"]
+    /// tags.replaceAll(with: ["beach", "sunset"])      // .replacement, old ["2024"], new ["sunset"]
+    /// ```
+    ///
+    /// Either side may be empty (`replaceAll(with: [])` of a non-empty set is a `.replacement` with
+    /// an empty `newValue`, as Cocoa's `setSet:` is); the same elements announce nothing. Assigning
+    /// the property itself is a `.setting` with the whole old and new sets.
+    ///
+    /// - Parameter newElements: The elements the set holds afterwards.
+    public func replaceAll(with newElements: some Sequence<Element>) {
+        let (removed, added) = KVOSetMutation.set.changes(of: elements, using: Set(newElements))
+        mutate(.replacement, removed: removed, inserted: added) { set in
+            set.subtract(removed)
+            set.formUnion(added)
+        }
     }
 
     private func mutate(
@@ -74,6 +97,8 @@ public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
         inserted: Set<Element>?,
         apply: (inout Set<Element>) -> Void
     ) {
+        // Nothing changes: nothing to write, nothing to announce.
+        guard !(removed?.isEmpty ?? true) || !(inserted?.isEmpty ?? true) else { return }
         object.kvoRegistrar.mutateCollection(
             of: object,
             keyPath: keyPath,

@@ -60,7 +60,7 @@ extension KVORegistrar {
     }
 
     /// The registrations on the slots of `accesses`, the reads `keyPath` makes (see above).
-    private func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
+    func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
         if accesses.isEmpty { return Array(infos(for: .keyPath(keyPath))) }
         var result: [KVOInfo] = []
         for access in accesses {
@@ -86,13 +86,8 @@ extension KVORegistrar {
         )
     }
 
-    func manualDidChange(keyPath: AnyKeyPath) {
-        guard let context = ThreadContext.currentIfPresent,
-            let index = context.pendingManualChanges.lastIndex(where: {
-                $0.registrar === self && sameKeyPath($0.keyPath, keyPath)
-            })
-        else { return }
-        let change = context.pendingManualChanges.remove(at: index)
+    func manualDidChange<Object: KeyValueObservable>(of object: Object, keyPath: AnyKeyPath) {
+        guard let change = popManualChange(of: object, keyPath: keyPath, signature: nil) else { return }
         announceAfter(to: change.infos, captured: change.captured) { _ in }
     }
 
@@ -126,19 +121,12 @@ extension KVORegistrar {
             return
         }
         let infos = infos(readBy: accesses, keyPath: keyPath)
-        // Registrations whose value is this collection (its property, or a chain or string key path
-        // ending at it) get its kind and indexes; the rest, and those that want whole values, re-read.
-        // (Only when the proxy's key path is that `@Observed` property itself, as read by its getter.)
-        var slotKey: UInt = 0
-        if accesses.count == 1, case .field(let field) = accesses[0].slot, let wrapped = accesses[0].wrapped,
-            type(of: wrapped).valueType == Collection.self
-        {
-            slotKey = KVOInfo.leafKey(self, field: field)
-        }
+        // Registrations whose value is this collection (its property, also with custom storage, or a
+        // chain or string key path ending at it) get its kind and indexes; the rest, and those that want
+        // whole values, re-read (see `takesCollectionKind`).
+        let slotKey = collectionSlotKey(of: accesses, type: Collection.self)
         let captured = announceBefore(to: infos) { info in
-            guard !info.wantsWholeValues,
-                info.isDirect ? sameKeyPath(info.keyPath, keyPath) : info.observesValue(ofSlot: slotKey)
-            else { return false }
+            guard takesCollectionKind(info, keyPath: keyPath, slotKey: slotKey) else { return false }
             info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
             return true
         }

@@ -54,6 +54,24 @@ public protocol KeyValueObservable: AnyObject {
     ///
     /// The default is nil: the library's own name (for a computed property, what it reads).
     static func keyPathName(for keyPath: AnyKeyPath) -> String?
+
+    /// Receives the misuse of this object's collection changes announced by hand, which announce nothing.
+    ///
+    /// A ``didChange(_:at:for:)`` or ``didChange(_:using:for:)`` with no matching `willChange` on its
+    /// thread, one that differs from it, or indexes the array does not have: the ``KVOError`` names the
+    /// call, the type, the key path and the fix. The default writes its message to standard error;
+    /// implement it in the conforming class to route it to a logger, or to stop in a debug build:
+    ///
+    /// ```swift
+    /// func handleKVOError(_ error: KVOError) {
+    ///     assertionFailure(error.message)
+    /// }
+    /// ```
+    ///
+    /// It is called on the thread that made the call, before the call returns.
+    ///
+    /// - Parameter error: What went wrong.
+    func handleKVOError(_ error: KVOError)
 }
 
 extension KeyValueObservable {
@@ -65,6 +83,11 @@ extension KeyValueObservable {
     /// No name of its own: the library names key paths from what they read.
     public static func keyPathName(for keyPath: AnyKeyPath) -> String? {
         nil
+    }
+
+    /// Writes the error's message to standard error.
+    public func handleKVOError(_ error: KVOError) {
+        writeToStandardError(error.message)
     }
 }
 
@@ -92,9 +115,12 @@ extension KeyValueObservable {
 
     /// Announces that the value at `keyPath` has changed; observers are called before it returns.
     ///
-    /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing.
+    /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing
+    /// (a `willChangeValue(for:)` with no observer keeps nothing to match). It never ends a pending
+    /// ``willChange(_:at:for:)`` or ``willChange(_:using:for:)``, so a custom setter's own pair may run
+    /// inside one of those (observers then get the setter's setting, then the collection change).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
-        kvoRegistrar.manualDidChange(keyPath: keyPath)
+        kvoRegistrar.manualDidChange(of: self, keyPath: keyPath)
     }
 
     /// Reports a read of the value at `keyPath`, so that observations can depend on it.

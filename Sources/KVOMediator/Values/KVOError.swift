@@ -27,6 +27,15 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The controller's observer has already gone (a temporary passed to `KVOController(observer:)`,
         /// say), so nothing could ever be delivered: nothing is registered.
         case observerGone
+        /// A `didChange` of a collection has no matching `willChange` on its thread (see
+        /// ``KeyValueObservable/didChange(_:at:for:)``): nothing was announced.
+        case unmatchedDidChange
+        /// A `didChange` differs from the innermost `willChange` of its key path on its thread (in kind,
+        /// indexes, set mutation, objects or form): nothing was announced.
+        case mismatchedChange
+        /// Indexes that the array does not have (before the change for a removal or a replacement,
+        /// after it for an insertion or a replacement), or indexes given for a setting: nothing was announced.
+        case invalidIndexes
     }
 
     /// What went wrong.
@@ -63,7 +72,7 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
 extension KVOError {
     /// An error about `keyPath` of `type`, whose message is `"KVOMediator: "` and what `explain` says
     /// given the type's name.
-    fileprivate init(_ reason: Reason, keyPath: String, type: Any.Type, explain: (String) -> String) {
+    init(_ reason: Reason, keyPath: String, type: Any.Type, explain: (String) -> String) {
         let typeName = String(describing: type)
         self.init(reason: reason, keyPath: keyPath, typeName: typeName, message: "KVOMediator: " + explain(typeName))
     }

@@ -34,6 +34,8 @@ enum WorldKeyPaths {
         case .count: user.use(root, \ModelRoot.count)
         case .chainItems: user.use(root, \ModelRoot.a?.b?.items)
         case .chainLabel: user.use(root, \ModelRoot.a?.b?.label)
+        case .queue: user.use(root, \ModelRoot.queue)
+        case .marks: user.use(root, \ModelRoot.marks)
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }
@@ -50,6 +52,8 @@ enum WorldKeyPaths {
         case .count: \ModelRoot.count
         case .chainItems: \ModelRoot.a?.b?.items
         case .chainLabel: \ModelRoot.a?.b?.label
+        case .queue: \ModelRoot.queue
+        case .marks: \ModelRoot.marks
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }

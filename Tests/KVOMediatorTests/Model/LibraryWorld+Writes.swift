@@ -45,6 +45,20 @@ extension LibraryWorld {
         case .setCountSilently(let slot, let value): onRoot(slot) { $0.count = value }
         case .unmatchedDidChangeCount(let slot): onRoot(slot) { $0.didChangeValue(for: \.count) }
         case .setByString(let target, let key, let values): setByString(target, key, values)
+        case .editQueue(let slot, let edit): onRoot(slot) { edit.announce(on: $0) }
+        case .assignQueue(let slot, let queue): onRoot(slot) { $0.queue = queue }
+        case .mutateMarks(let slot, let mutation, let objects):
+            onRoot(slot) { root in
+                let objects = Set(objects)
+                root.withChange(mutation, using: objects, of: \.marks) {
+                    switch mutation {
+                    case .union: root.marks.formUnion(objects)
+                    case .minus: root.marks.subtract(objects)
+                    case .intersect: root.marks.formIntersection(objects)
+                    case .set: root.marks = objects
+                    }
+                }
+            }
         default: return false
         }
         return true
@@ -77,6 +91,35 @@ extension ArrayEdit {
         case .removeAll: array.removeAll()
         }
     }
+
+    /// The same edit of a root's `queue`, custom storage changed in place and announced with its kind and
+    /// indexes: by `withChange(_:at:of:_:)`, or by `willChange` and `didChange` written out.
+    func announce(on root: ModelRoot) {
+        let count = root.queue.count
+        func change(_ kind: KVOChangeKind, _ indexes: IndexSet, _ body: (inout [Int]) -> Void) {
+            if indexes.count.isMultiple(of: 2) {
+                root.willChange(kind, at: indexes, for: \.queue)
+                root.editQueueSilently(body)
+                root.didChange(kind, at: indexes, for: \.queue)
+            } else {
+                root.withChange(kind, at: indexes, of: \.queue) { root.editQueueSilently(body) }
+            }
+        }
+        switch self {
+        case .append(let element): change(.insertion, IndexSet(integer: count)) { $0.append(element) }
+        case .appendTwo(let first, let second):
+            change(.insertion, IndexSet(integersIn: count..<count + 2)) { $0 += [first, second] }
+        case .insert(let element, let index):
+            change(.insertion, IndexSet(integer: index)) { $0.insert(element, at: index) }
+        case .remove(let index): change(.removal, IndexSet(integer: index)) { $0.remove(at: index) }
+        case .removeSeveral(let indexes):
+            change(.removal, indexes) { array in
+                for index in indexes.reversed() { array.remove(at: index) }
+            }
+        case .replace(let index, let element): change(.replacement, IndexSet(integer: index)) { $0[index] = element }
+        case .removeAll: change(.removal, IndexSet(integersIn: 0..<count)) { $0.removeAll() }
+        }
+    }
 }
 
 extension SetEdit {
@@ -88,6 +131,7 @@ extension SetEdit {
         case .subtract(let elements): tags.subtract(elements)
         case .formIntersection(let elements): tags.formIntersection(elements)
         case .removeAll: tags.removeAll()
+        case .replaceAll(let elements): tags.replaceAll(with: elements)
         }
     }
 }

@@ -35,6 +35,10 @@ extension ModelOperation: CustomStringConvertible {
         case .setCountSilently(let root, let value): "roots[\(root)].count = \(value)  // not announced"
         case .unmatchedDidChangeCount(let root): "roots[\(root)].didChangeValue(for: \\.count)  // unmatched"
         case .setByString(let target, let key, let values): Self.setByStringDescription(target, key, values)
+        case .editQueue(let root, let edit): "roots[\(root)].queue.\(edit)  // announced with willChange(_:at:for:)"
+        case .assignQueue(let root, let queue): "roots[\(root)].queue = \(queue)"
+        case .mutateMarks(let root, let mutation, let objects):
+            "roots[\(root)].withChange(.\(mutation), using: \(objects.sorted()), of: \\.marks) { … }"
         case .newObserver(let slot, let retains):
             "observers[\(slot)] = ModelObserver(); its controller = KVOController(observer:, retainsObserved: \(retains))"
         case .dropObserver(let slot): "observers[\(slot)] = nil"

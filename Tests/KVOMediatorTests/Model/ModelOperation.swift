@@ -31,9 +31,13 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
     case items
     /// `\ModelLinkB.label`: the last link's declared dependency, observed on a `ModelLinkB`.
     case label
+    /// `\ModelRoot.queue`: an array with custom storage, changed in place with indexed announcements.
+    case queue
+    /// `\ModelRoot.marks`, or `"marks"`: a set changed by hand with set mutations.
+    case marks
 
     static let rootKeys: [ModelKey] = [
-        .x, .chain, .pick, .summary, .level, .songs, .tags, .count, .chainItems, .chainLabel,
+        .x, .chain, .pick, .summary, .level, .songs, .tags, .count, .chainItems, .chainLabel, .queue, .marks,
     ]
     static let linkBKeys: [ModelKey] = [.value, .items, .label]
 
@@ -45,7 +49,7 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
 
     /// A collection: its proxy mutations reach its registrations with their kind and indexes.
     var isCollection: Bool {
-        self == .songs || self == .tags || self == .items || self == .chainItems
+        self == .songs || self == .tags || self == .items || self == .chainItems || self == .queue || self == .marks
     }
 
     /// The string key path naming the same property, for keys that have one.
@@ -59,7 +63,8 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .value: "value"
         case .chainItems: "a.b.items"
         case .items: "items"
-        case .pick, .summary, .level, .chainLabel, .label: nil
+        case .marks: "marks"
+        case .pick, .summary, .level, .chainLabel, .label, .queue: nil
         }
     }
 
@@ -79,6 +84,8 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .chainLabel: "a?.b?.label"
         case .items: "items"
         case .label: "label"
+        case .queue: "queue"
+        case .marks: "marks"
         }
     }
 
@@ -141,6 +148,8 @@ enum SetEdit: Hashable {
     case subtract([Int])
     case formIntersection([Int])
     case removeAll
+    /// `replaceAll(with:)`: Cocoa's `setSet:`.
+    case replaceAll([Int])
 }
 
 /// What an armed registration does from inside its next callback.
@@ -191,6 +200,12 @@ enum ModelOperation: Hashable {
     case unmatchedDidChangeCount(root: Int)
     /// `try target.setValue(_:atKeyPath: key.stringPath!)` (`ModelOperation+SetByString`).
     case setByString(target: ModelTarget, key: ModelKey, [Int])
+    /// `roots[root].queue` changed in place, announced with `willChange(_:at:for:)` / `didChange(_:at:for:)`.
+    case editQueue(root: Int, ArrayEdit)
+    /// `roots[root].queue = v`: a setting announced by hand.
+    case assignQueue(root: Int, [Int])
+    /// `roots[root].marks` changed by `mutation` with `objects`, announced with `willChange(_:using:for:)`.
+    case mutateMarks(root: Int, KVOSetMutation, [Int])
 
     case newObserver(slot: Int, retains: Bool)
     case dropObserver(slot: Int)

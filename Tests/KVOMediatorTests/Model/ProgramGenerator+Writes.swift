@@ -1,14 +1,16 @@
 import Foundation
+import KVOMediator
 
 /// Writes: sets (with numbered values), links made, replaced and broken, collection mutations
-/// through proxies (on roots, on last links, and through a root's chain), and manual announcements.
+/// through proxies (on roots, on last links, and through a root's chain), and manual announcements (of
+/// values, of an array's indexes, of set mutations).
 extension ProgramGenerator {
     mutating func write() -> ModelOperation? {
         if random.chance(8), let write = setByStringWrite() { return write }
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
         let state = model.root(model.rootSlots[root]!)
-        switch random.below(46) {
+        switch random.below(52) {
         case 0..<4: return .setX(root: root, freshValue())
         case 4..<6: return .setY(root: root, freshValue())
         case 6..<9: return .setFlag(root: root, random.chance(80) ? !state.flag : state.flag)
@@ -29,7 +31,12 @@ extension ProgramGenerator {
         case 38..<42: return .editTags(root: root, tagsEdit())
         case 42..<44: return .announceCount(root: root, (0...random.below(2)).map { _ in freshValue() })
         case 44: return .setCountSilently(root: root, freshValue())
-        default: return .unmatchedDidChangeCount(root: root)
+        case 45: return .unmatchedDidChangeCount(root: root)
+        case 46..<49: return .editQueue(root: root, arrayEdit(count: state.queue.count))
+        case 49: return .assignQueue(root: root, (0..<random.below(4)).map { _ in freshValue() })
+        default:
+            let mutation = random.element(of: [KVOSetMutation.union, .minus, .intersect, .set])!
+            return .mutateMarks(root: root, mutation, (0..<random.below(3)).map { _ in random.below(6) })
         }
     }
 
@@ -68,12 +75,13 @@ extension ProgramGenerator {
     /// A set mutation over small numbers, so that insertions and removals meet existing elements.
     private mutating func tagsEdit() -> SetEdit {
         let some = (0..<1 + random.below(2)).map { _ in random.below(6) }
-        switch random.below(6) {
+        switch random.below(7) {
         case 0, 1: return .insert(random.below(6))
         case 2: return .remove(random.below(6))
         case 3: return .formUnion(some)
         case 4: return random.chance(50) ? .subtract(some) : .formIntersection(some)
-        default: return .removeAll
+        case 5: return random.chance(50) ? .removeAll : .replaceAll(some)
+        default: return .replaceAll((0..<random.below(4)).map { _ in random.below(6) })
         }
     }
 }

@@ -95,6 +95,7 @@ extension ReferenceModel {
         switch slot.field {
         case .songs: root(slot.object).songs
         case .items: linkB(slot.object).items
+        case .queue: root(slot.object).queue
         default: preconditionFailure("\(slot.field) is not an array")
         }
     }
@@ -103,6 +104,7 @@ extension ReferenceModel {
         switch slot.field {
         case .songs: updateRoot(slot.object) { change(&$0.songs) }
         case .items: updateLinkB(slot.object) { change(&$0.items) }
+        case .queue: updateRoot(slot.object) { change(&$0.queue) }
         default: preconditionFailure("\(slot.field) is not an array")
         }
     }
@@ -146,27 +148,52 @@ extension ReferenceModel {
         }
     }
 
+    /// A mutation through `mutableSetValue(for:)` of a root's `tags`.
     mutating func editTags(of root: Int, _ edit: SetEdit) {
         let tags = self.root(root).tags
         let slot = ModelSlot(object: root, field: .tags)
-        func insertion(_ elements: [Int]) {
-            let added = Set(elements).subtracting(tags)
-            mutateCollection(slot, kind: .insertion, indexes: nil, removed: nil, inserted: .bag(added)) {
-                $0.updateRoot(root) { $0.tags.formUnion(added) }
-            }
-        }
-        func removal(_ removed: Set<Int>) {
-            mutateCollection(slot, kind: .removal, indexes: nil, removed: .bag(removed), inserted: nil) {
-                $0.updateRoot(root) { $0.tags.subtract(removed) }
-            }
-        }
         switch edit {
-        case .insert(let element): insertion([element])
-        case .formUnion(let elements): insertion(elements)
-        case .remove(let element): removal(tags.intersection([element]))
-        case .subtract(let elements): removal(tags.intersection(elements))
-        case .formIntersection(let elements): removal(tags.subtracting(elements))
-        case .removeAll: removal(tags)
+        case .insert(let element): mutateSet(slot, .union, [element])
+        case .formUnion(let elements): mutateSet(slot, .union, Set(elements))
+        case .remove(let element): mutateSet(slot, .minus, [element])
+        case .subtract(let elements): mutateSet(slot, .minus, Set(elements))
+        case .formIntersection(let elements): mutateSet(slot, .intersect, Set(elements))
+        case .removeAll: mutateSet(slot, .minus, tags)
+        case .replaceAll(let elements): mutateSet(slot, .set, Set(elements))
+        }
+    }
+
+    /// A set mutation (through the proxy, or announced by hand): Cocoa's kind with exactly the members
+    /// that change (union: an insertion; minus, intersect: a removal; set: a replacement of the members
+    /// that go by those that arrive), and nothing at all when nothing changes.
+    mutating func mutateSet(_ slot: ModelSlot, _ mutation: KVOSetMutation, _ objects: Set<Int>) {
+        let set: Set<Int>
+        switch slot.field {
+        case .tags: set = root(slot.object).tags
+        case .marks: set = root(slot.object).marks
+        default: preconditionFailure("\(slot.field) is not a set")
+        }
+        let removed: Set<Int>
+        let added: Set<Int>
+        let kind: KVOChangeKind
+        switch mutation {
+        case .union: (removed, added, kind) = ([], objects.subtracting(set), .insertion)
+        case .minus: (removed, added, kind) = (set.intersection(objects), [], .removal)
+        case .intersect: (removed, added, kind) = (set.subtracting(objects), [], .removal)
+        case .set: (removed, added, kind) = (set.subtracting(objects), objects.subtracting(set), .replacement)
+        }
+        guard !removed.isEmpty || !added.isEmpty else { return }
+        let after = set.subtracting(removed).union(added)
+        mutateCollection(
+            slot,
+            kind: kind,
+            indexes: nil,
+            removed: kind == .insertion ? nil : .bag(removed),
+            inserted: kind == .removal ? nil : .bag(added)
+        ) { model in
+            model.updateRoot(slot.object) { state in
+                if slot.field == .tags { state.tags = after } else { state.marks = after }
+            }
         }
     }
 
@@ -208,6 +235,11 @@ extension ReferenceModel {
             if let root = rootSlots[slot] { updateRoot(root) { $0.count = value } }
         case .unmatchedDidChangeCount: break
         case .setByString(let target, let key, let values): applySetByString(target, key, values)
+        case .editQueue(let slot, let edit):
+            if let root = rootSlots[slot] { editArray(ModelSlot(object: root, field: .queue), edit) }
+        case .assignQueue(let slot, let queue): setRoot(slot, .queue) { $0.queue = queue }
+        case .mutateMarks(let slot, let mutation, let objects):
+            if let root = rootSlots[slot] { mutateSet(ModelSlot(object: root, field: .marks), mutation, Set(objects)) }
         default: return false
         }
         return true

@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level, items, label
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks
 }
 
 /// One property of one object (by the object's number).
@@ -22,6 +22,8 @@ struct RootState {
     var tags: Set<Int> = []
     var count = 0
     var level = 0
+    var queue: [Int] = []
+    var marks: Set<Int> = []
 }
 
 /// A `ModelLinkB`'s state.
@@ -181,6 +183,8 @@ struct ReferenceModel {
         case .value: .int(linkB(object).value)
         case .items: .list(linkB(object).items)
         case .label: .int(linkB(object).label)
+        case .queue: .list(root(object).queue)
+        case .marks: .bag(root(object).marks)
         }
     }
 
@@ -206,6 +210,8 @@ struct ReferenceModel {
         case .songs: return [ModelSlot(object: object, field: .songs)]
         case .tags: return [ModelSlot(object: object, field: .tags)]
         case .count: return [ModelSlot(object: object, field: .count)]
+        case .queue: return [ModelSlot(object: object, field: .queue)]
+        case .marks: return [ModelSlot(object: object, field: .marks)]
         case .value, .items, .label:
             return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
         }

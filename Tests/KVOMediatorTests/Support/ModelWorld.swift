@@ -5,7 +5,8 @@ import KVOMediator
 /// chains of three links with optional links (`a?.b?.value`; `a?.b?.items`, ending at an array;
 /// `a?.b?.label`, ending at a declared dependency), a computed property with conditional reads
 /// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
-/// announced property.
+/// announced property, an array with custom storage whose changes are announced with their indexes
+/// (`queue`), and a set whose mutations are announced by hand (`marks`).
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -18,7 +19,10 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
     @Observed var songs: [Int] = []
     @Observed var tags: Set<Int> = []
     @Observed(automaticallyNotifies: false) var count = 0
+    /// Changed by hand with set mutations (`willChange(_:using:for:)`).
+    @Observed(automaticallyNotifies: false) var marks: Set<Int> = []
     private var storedLevel = 0
+    private var storedQueue: [Int] = []
     private var cachedSummary: String?
 
     /// Reads `x` or `y`, depending on `flag`: its dependencies change with `flag`.
@@ -36,6 +40,25 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
             cachedSummary = nil
             didChangeValue(for: \.level)
         }
+    }
+
+    /// Custom storage for an array: assigned, a setting announced by hand; edited in place with
+    /// `willChange(_:at:for:)` / `didChange(_:at:for:)` (``editQueueSilently(_:)`` between them).
+    var queue: [Int] {
+        get {
+            accessValue(for: \.queue)
+            return storedQueue
+        }
+        set {
+            willChangeValue(for: \.queue)
+            storedQueue = newValue
+            didChangeValue(for: \.queue)
+        }
+    }
+
+    /// Changes the queue's storage without announcing anything.
+    func editQueueSilently(_ body: (inout [Int]) -> Void) {
+        body(&storedQueue)
     }
 
     /// Reads `level` only when its cache is cold: the dependency is declared in `keyPathsAffectingValue`.
