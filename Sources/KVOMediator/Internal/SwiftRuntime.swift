@@ -12,6 +12,8 @@ internal import KVORuntimeShims
 ///   `@exclusivity(unchecked)` on state that a lock (or one thread) already guards.
 /// - `Observed`: the setter stores through the storage's address (a constant offset), and
 ///   `ObservedField` reads one property at its offset: no key path built at run time.
+/// - `ObservedWeak`: a set finds its storage's offset (the slot's name), as `Observed` does; the
+///   referent's death reaches the holder through a `WeakLink`'s `ObjectPin`.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 @usableFromInline

@@ -52,6 +52,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         var ownerType: AnyObject.Type?
         /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
         var lifetimeInfos: [KVOInfo] = []
+        /// The links of the `@ObservedWeak` properties holding this object: told when it deinitialises.
+        var weakLinks: [WeakLink] = []
 
         /// The index of the entry for `slot` (0 is `firstSlot`, i is `slots[i - 1]`).
         @inline(__always)
@@ -162,8 +164,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     public init() {}
 
     deinit {
-        let taken = spinLock.withLock { state.takeAll() }
+        let (links, taken) = spinLock.withLock { (state.weakLinks, state.takeAll()) }
         KVODispatcher.shared.objectDidDeinit(taken, registrar: ObjectIdentifier(self))
+        WeakLink.referentDidDeinit(links)
     }
 
     /// Stops the program unless this registrar is `object`'s one stored registrar: a computed
@@ -218,6 +221,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// Reads the table under the lock (for the cold paths in other files).
     func withState<Result>(_ body: (State) -> Result) -> Result {
         spinLock.withLock { body(state) }
+    }
+
+    /// Edits the links of the `@ObservedWeak` properties holding this object, under the lock.
+    func withWeakLinks<Result>(_ body: (inout [WeakLink]) -> Result) -> Result {
+        spinLock.withLock { body(&state.weakLinks) }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
@@ -284,13 +292,4 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
         }
     }
-}
-
-/// The registrations that depend on one slot.
-struct SlotEntry {
-    var slot: SlotKey
-    /// For an `@Observed` property read through a typed key path, that key path (which names
-    /// the property precisely enough to tell a plain chain from a computed property).
-    var wrapped: AnyKeyPath?
-    var infos: InlineList<KVOInfo>
 }
