@@ -34,6 +34,7 @@ enum WorldKeyPaths {
         case .count: user.use(root, \ModelRoot.count)
         case .chainItems: user.use(root, \ModelRoot.a?.b?.items)
         case .chainLabel: user.use(root, \ModelRoot.a?.b?.label)
+        case .peerValue: user.use(root, \ModelRoot.peer?.value)
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }
@@ -50,6 +51,7 @@ enum WorldKeyPaths {
         case .count: \ModelRoot.count
         case .chainItems: \ModelRoot.a?.b?.items
         case .chainLabel: \ModelRoot.a?.b?.label
+        case .peerValue: \ModelRoot.peer?.value
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }

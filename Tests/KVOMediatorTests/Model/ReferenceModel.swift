@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level, items, label
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label, peer
 }
 
 /// One property of one object (by the object's number).
@@ -18,6 +18,8 @@ struct RootState {
     var y = 0
     var flag = false
     var a: Int?
+    /// Held weakly: nil once that last link is released.
+    var peer: Int?
     var songs: [Int] = []
     var tags: Set<Int> = []
     var count = 0
@@ -181,6 +183,7 @@ struct ReferenceModel {
         case .value: .int(linkB(object).value)
         case .items: .list(linkB(object).items)
         case .label: .int(linkB(object).label)
+        case .peerValue: root(object).peer.map { .int(linkB($0).value) } ?? .null
         }
     }
 
@@ -206,6 +209,9 @@ struct ReferenceModel {
         case .songs: return [ModelSlot(object: object, field: .songs)]
         case .tags: return [ModelSlot(object: object, field: .tags)]
         case .count: return [ModelSlot(object: object, field: .count)]
+        case .peerValue:
+            let peer = root(object).peer
+            return [ModelSlot(object: object, field: .peer)] + (peer.map { [ModelSlot(object: $0, field: .value)] } ?? [])
         case .value, .items, .label:
             return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
         }

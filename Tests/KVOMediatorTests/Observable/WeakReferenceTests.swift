@@ -113,7 +113,7 @@ import Testing
         #expect(token.isValid)
     }
 
-    @Test func valueStreamYieldsNilWhenTheReferentDies() async throws {
+    @Test(.timeLimit(.minutes(1))) func valueStreamYieldsNilWhenTheReferentDies() async throws {
         let console = Console()
         let values = try console.values(for: \.agent?.status)
         do {

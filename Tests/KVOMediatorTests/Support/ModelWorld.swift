@@ -4,8 +4,8 @@ import KVOMediator
 /// The root object of the reference model's world (Tests/KVOMediatorTests/Model): a direct property,
 /// chains of three links with optional links (`a?.b?.value`; `a?.b?.items`, ending at an array;
 /// `a?.b?.label`, ending at a declared dependency), a computed property with conditional reads
-/// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
-/// announced property.
+/// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set, a manually
+/// announced property and a weak link (`peer?.value`).
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -15,6 +15,8 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
     @Observed var y = 0
     @Observed var flag = false
     @Observed var a: ModelLinkA?
+    /// A weak link to a last link: its chain `peer?.value` breaks, with one record, when the last link is released.
+    @ObservedWeak var peer: ModelLinkB?
     @Observed var songs: [Int] = []
     @Observed var tags: Set<Int> = []
     @Observed(automaticallyNotifies: false) var count = 0
