@@ -210,8 +210,8 @@ struct ReferenceModel {
         case .tags: return [ModelSlot(object: object, field: .tags)]
         case .count: return [ModelSlot(object: object, field: .count)]
         case .peerValue:
-            let peer = root(object).peer
-            return [ModelSlot(object: object, field: .peer)] + (peer.map { [ModelSlot(object: $0, field: .value)] } ?? [])
+            let link = ModelSlot(object: object, field: .peer)
+            return [link] + (root(object).peer.map { [ModelSlot(object: $0, field: .value)] } ?? [])
         case .value, .items, .label:
             return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
         }
