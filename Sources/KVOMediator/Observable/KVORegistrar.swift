@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// It has no public methods: ``Observed`` and the manual notification methods of
 /// ``KeyValueObservable`` drive it.
-public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by `spinLock`; the flags are atomic
+public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`: guarded by `spinLock`; flags: atomic
     @usableFromInline
     let observerFlag = Atomic<Bool>(false)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
@@ -29,9 +29,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var state = State()
 
-    /// Never read: with the fields above, keeps what is allocated after this registrar (often the next
-    /// observed object) out of the cache line of the lock word.
-    private let padding: Int = 0
+    /// The links of the `@ObservedWeak` properties holding this object, told when it deinitialises;
+    /// guarded by `spinLock`, and never touched on a notification path. With the fields above, it also
+    /// keeps what is allocated after this registrar (often the next observed object) out of the cache
+    /// line of the lock word (it replaces a padding word: a weak link costs an observed object nothing).
+    @exclusivity(unchecked) private var weakLinks: [WeakLink] = []
 
     /// Everything the lock guards: the table of slots and their registrations.
     struct State {
@@ -52,8 +54,6 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
         var ownerType: AnyObject.Type?
         /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
         var lifetimeInfos: [KVOInfo] = []
-        /// The links of the `@ObservedWeak` properties holding this object: told when it deinitialises.
-        var weakLinks: [WeakLink] = []
 
         /// The index of the entry for `slot` (0 is `firstSlot`, i is `slots[i - 1]`).
         @inline(__always)
@@ -164,7 +164,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     public init() {}
 
     deinit {
-        let (links, taken) = spinLock.withLock { (state.weakLinks, state.takeAll()) }
+        let (links, taken) = spinLock.withLock { (weakLinks, state.takeAll()) }
         KVODispatcher.shared.objectDidDeinit(taken, registrar: ObjectIdentifier(self))
         WeakLink.referentDidDeinit(links)
     }
@@ -225,7 +225,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
 
     /// Edits the links of the `@ObservedWeak` properties holding this object, under the lock.
     func withWeakLinks<Result>(_ body: (inout [WeakLink]) -> Result) -> Result {
-        spinLock.withLock { body(&state.weakLinks) }
+        spinLock.withLock { body(&weakLinks) }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
