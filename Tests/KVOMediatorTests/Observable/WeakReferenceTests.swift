@@ -75,6 +75,23 @@ import Testing
         #expect(next.kvoRegistrar.registrationCount == 1)
     }
 
+    @Test func recordsAreNamedByThePropertyAndTheChainAlsoOnceTheReferentIsGone() {
+        let console = Console()
+        let observer = TestObserver()
+        let log = TextLog()
+        observer.kvoController.observe(console, keyPath: \.agent, options: [.new]) { _, _, change in
+            log.append(change.keyPathName)
+        }
+        observer.kvoController.observe(console, keyPath: \.agent?.status, options: [.new]) { _, _, change in
+            log.append(change.keyPathName)
+        }
+        do {
+            let agent = Agent("a1")
+            console.agent = agent
+        }
+        #expect(log.entries.sorted() == ["agent", "agent", "agent.status", "agent.status"])
+    }
+
     @Test func stringKeyPathsOfThePropertyAndThroughItGetOneRecordEach() throws {
         let console = Console()
         let observer = TestObserver()
