@@ -13,6 +13,8 @@ internal import KVORuntimeShims
 /// - `Observed`: the setter stores through the storage's address (a constant offset), and
 ///   `ObservedField` reads one property at its offset: no key path built at run time. A set by name
 ///   (`Observed+SetByName`) stores at the offset found by name, a value cast to the storage's own type.
+/// - `ObservedWeak`: a set finds its storage's offset (the slot's name), as `Observed` does; the
+///   referent's death reaches the holder through a `WeakLink`'s `ObjectPin`.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 @usableFromInline

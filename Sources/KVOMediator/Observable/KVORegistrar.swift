@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// It has no public methods: ``Observed`` and the manual notification methods of
 /// ``KeyValueObservable`` drive it.
-public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by `spinLock`; the flags are atomic
+public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`: guarded by `spinLock`; flags: atomic
     @usableFromInline
     /// Not 0 while any registration depends on a slot of this object (a byte, not a `Bool`: the setter
     /// then tests it with one compare).
@@ -31,9 +31,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var state = State()
 
-    /// Never read: with the fields above, keeps what is allocated after this registrar (often the next
-    /// observed object) out of the cache line of the lock word.
-    private let padding: Int = 0
+    /// The links of the `@ObservedWeak` properties holding this object, told when it deinitialises;
+    /// guarded by `spinLock`, and never touched on a notification path. With the fields above, it also
+    /// keeps what is allocated after this registrar (often the next observed object) out of the cache
+    /// line of the lock word (it replaces a padding word: a weak link costs an observed object nothing).
+    @exclusivity(unchecked) private var weakLinks: [WeakLink] = []
 
     /// Everything the lock guards: the table of slots and their registrations.
     struct State {
@@ -164,8 +166,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     public init() {}
 
     deinit {
-        let taken = spinLock.withLock { state.takeAll() }
+        let (links, taken) = spinLock.withLock { (weakLinks, state.takeAll()) }
         KVODispatcher.shared.objectDidDeinit(taken, registrar: ObjectIdentifier(self))
+        WeakLink.referentDidDeinit(links)
     }
 
     /// Stops the program unless this registrar is `object`'s one stored registrar: a computed
@@ -220,6 +223,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// Reads the table under the lock (for the cold paths in other files).
     func withState<Result>(_ body: (State) -> Result) -> Result {
         spinLock.withLock { body(state) }
+    }
+
+    /// Edits the links of the `@ObservedWeak` properties holding this object, under the lock.
+    func withWeakLinks<Result>(_ body: (inout [WeakLink]) -> Result) -> Result {
+        spinLock.withLock { body(&weakLinks) }
     }
 
     /// How many registrations depend on this object, over all slots (for tests and descriptions).
@@ -286,13 +294,4 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
             info.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
         }
     }
-}
-
-/// The registrations that depend on one slot.
-struct SlotEntry {
-    var slot: SlotKey
-    /// For an `@Observed` property read through a typed key path, that key path (which names
-    /// the property precisely enough to tell a plain chain from a computed property).
-    var wrapped: AnyKeyPath?
-    var infos: InlineList<KVOInfo>
 }

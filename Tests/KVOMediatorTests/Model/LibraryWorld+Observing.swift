@@ -36,6 +36,7 @@ enum WorldKeyPaths {
         case .chainLabel: user.use(root, \ModelRoot.a?.b?.label)
         case .queue: user.use(root, \ModelRoot.queue)
         case .marks: user.use(root, \ModelRoot.marks)
+        case .peerValue: user.use(root, \ModelRoot.peer?.value)
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }
@@ -54,6 +55,7 @@ enum WorldKeyPaths {
         case .chainLabel: \ModelRoot.a?.b?.label
         case .queue: \ModelRoot.queue
         case .marks: \ModelRoot.marks
+        case .peerValue: \ModelRoot.peer?.value
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
         }
     }

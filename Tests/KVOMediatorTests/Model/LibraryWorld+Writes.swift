@@ -20,6 +20,9 @@ extension LibraryWorld {
         case .linkBThroughRoot(let slot, let target):
             let b = target.flatMap { linkBs[$0] }
             onRoot(slot) { $0.a?.b = b }
+        case .linkPeer(let slot, let target):
+            let b = target.flatMap { linkBs[$0] }
+            onRoot(slot) { $0.peer = b }
         case .setValue(let slot, let value): onLinkB(slot) { $0.value = value }
         case .setChainValue(let slot, let value): onRoot(slot) { $0.a?.b?.value = value }
         case .setLabel(let slot, let label): onLinkB(slot) { $0.label = label }

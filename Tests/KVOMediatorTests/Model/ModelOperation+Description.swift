@@ -18,6 +18,7 @@ extension ModelOperation: CustomStringConvertible {
         case .linkA(let root, let target): "roots[\(root)].a = \(slotName("linkAs", target))"
         case .linkB(let a, let target): "linkAs[\(a)].b = \(slotName("linkBs", target))"
         case .linkBThroughRoot(let root, let target): "roots[\(root)].a?.b = \(slotName("linkBs", target))"
+        case .linkPeer(let root, let target): "roots[\(root)].peer = \(slotName("linkBs", target))  // weak"
         case .setValue(let b, let value): "linkBs[\(b)].value = \(value)"
         case .setChainValue(let root, let value): "roots[\(root)].a?.b?.value = \(value)"
         case .setLabel(let b, let value): "linkBs[\(b)].label = \(value)"

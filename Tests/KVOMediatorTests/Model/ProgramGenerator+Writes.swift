@@ -10,6 +10,8 @@ extension ProgramGenerator {
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
         let state = model.root(model.rootSlots[root]!)
+        // A weak link made or replaced (last links are released by lifetimes: `dropLinkB`, a new one in its slot).
+        if random.chance(5) { return .linkPeer(root: root, to: someLink(model.linkBSlots)) }
         switch random.below(52) {
         case 0..<4: return .setX(root: root, freshValue())
         case 4..<6: return .setY(root: root, freshValue())

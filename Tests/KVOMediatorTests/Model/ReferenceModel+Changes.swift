@@ -215,6 +215,9 @@ extension ReferenceModel {
             guard let root = rootSlots[slot], let a = self.root(root).a else { break }
             let b = target.flatMap { linkBSlots[$0] }
             change(ModelSlot(object: a, field: .b)) { $0.objects[a] = .linkA(b: b) }
+        case .linkPeer(let slot, let target):
+            let b = target.flatMap { linkBSlots[$0] }
+            setRoot(slot, .peer) { $0.peer = b }
         case .setValue(let slot, let value): setLinkB(linkBSlots[slot], .value) { $0.value = value }
         case .setChainValue(let slot, let value):
             setLinkB(rootSlots[slot].flatMap(chainEnd), .value) { $0.value = value }

@@ -12,8 +12,14 @@ extension ReferenceModel {
         let liveBefore = Set(registrations.keys)
         let streamCounts = streamSlots.map { $0?.expected.count ?? 0 }
         if !applyWrite(operation) { applyStructural(operation) }
+        let armedBefore = firedAction
         if let action = firedAction { performArmed(action) }
         settleLifetimes()
+        // A weak link's break, announced as its last link goes, may fire the armed action too.
+        if armedBefore == nil, let action = firedAction {
+            performArmed(action)
+            settleLifetimes()
+        }
         if firedAction != nil {
             step.cutShort = liveBefore.subtracting(registrations.keys)
             for slot in streamSlots.indices {
@@ -182,6 +188,17 @@ extension ReferenceModel {
         let dead = Set(objects.keys).subtracting(alive)
         for id in dead { objects[id] = nil }
         endRegistrations { dead.contains($0.object) }
+        breakWeakLinks(to: dead)
+    }
+
+    /// Each live root whose weak `peer` was released announces it once, as a set from nil to nil: its
+    /// weak reference already reads nil while the last link deinitialises, so the old value is nil too.
+    private mutating func breakWeakLinks(to dead: Set<Int>) {
+        for id in objects.keys.sorted() {
+            guard case .root(let state)? = objects[id], let peer = state.peer, dead.contains(peer) else { continue }
+            updateRoot(id) { $0.peer = nil }
+            change(ModelSlot(object: id, field: .peer)) { _ in }
+        }
     }
 
     private mutating func newObject(_ state: ObjectState) -> Int {

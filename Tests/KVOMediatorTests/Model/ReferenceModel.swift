@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks, peer
 }
 
 /// One property of one object (by the object's number).
@@ -18,6 +18,8 @@ struct RootState {
     var y = 0
     var flag = false
     var a: Int?
+    /// Held weakly: nil once that last link is released.
+    var peer: Int?
     var songs: [Int] = []
     var tags: Set<Int> = []
     var count = 0
@@ -185,6 +187,7 @@ struct ReferenceModel {
         case .label: .int(linkB(object).label)
         case .queue: .list(root(object).queue)
         case .marks: .bag(root(object).marks)
+        case .peerValue: root(object).peer.map { .int(linkB($0).value) } ?? .null
         }
     }
 
@@ -212,6 +215,9 @@ struct ReferenceModel {
         case .count: return [ModelSlot(object: object, field: .count)]
         case .queue: return [ModelSlot(object: object, field: .queue)]
         case .marks: return [ModelSlot(object: object, field: .marks)]
+        case .peerValue:
+            let link = ModelSlot(object: object, field: .peer)
+            return [link] + (root(object).peer.map { [ModelSlot(object: $0, field: .value)] } ?? [])
         case .value, .items, .label:
             return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
         }

@@ -6,7 +6,7 @@ import KVOMediator
 /// `a?.b?.label`, ending at a declared dependency), a computed property with conditional reads
 /// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
 /// announced property, an array with custom storage whose changes are announced with their indexes
-/// (`queue`), and a set whose mutations are announced by hand (`marks`).
+/// (`queue`), a set whose mutations are announced by hand (`marks`), and a weak link (`peer?.value`).
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -16,6 +16,8 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
     @Observed var y = 0
     @Observed var flag = false
     @Observed var a: ModelLinkA?
+    /// A weak link to a last link: its chain `peer?.value` breaks, with one record, when the last link is released.
+    @ObservedWeak var peer: ModelLinkB?
     @Observed var songs: [Int] = []
     @Observed var tags: Set<Int> = []
     @Observed(automaticallyNotifies: false) var count = 0

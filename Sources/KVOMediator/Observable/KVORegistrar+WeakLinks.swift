@@ -1,0 +1,24 @@
+/// The `@ObservedWeak` properties holding this registrar's object, each by its ``WeakLink``: listed
+/// while the property holds the object, handed back when the object deinitialises (see `deinit`).
+extension KVORegistrar {
+    /// Lists the link of a weak property that now holds this object.
+    func addWeakLink(_ link: WeakLink) {
+        withWeakLinks { $0.append(link) }
+    }
+
+    /// Unlists a link whose property let this object go. (Order does not matter: a swap, not a shift,
+    /// so that many holders of one object come and go in constant time each.)
+    func removeWeakLink(_ link: WeakLink) {
+        let removed: WeakLink? = withWeakLinks { links in
+            guard let index = links.lastIndex(where: { $0 === link }) else { return nil }
+            links.swapAt(index, links.count - 1)
+            return links.removeLast()
+        }
+        _ = removed  // released here, outside the lock
+    }
+
+    /// How many weak properties hold this object (for tests).
+    var weakLinkCount: Int {
+        withWeakLinks { $0.count }
+    }
+}

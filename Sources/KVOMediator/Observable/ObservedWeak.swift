@@ -1,0 +1,148 @@
+/// A weak property of a ``KeyValueObservable`` class that announces its changes, including its
+/// referent's death: the observable form of `weak var`.
+///
+/// ```swift
+/// final class Screen: KeyValueObservable {
+///     let kvoRegistrar = KVORegistrar()
+///     @ObservedWeak var delegate: Session?     // Session: KeyValueObservable
+/// }
+///
+/// let token = try screen.observe(\.delegate?.status, options: [.new]) { _, change in
+///     print(change.newValue)                   // Optional(nil) once the session deinitialises
+/// }
+/// ```
+///
+/// It holds its referent weakly, as `weak var` does: it never keeps it alive, and reads nil once the
+/// referent has started deinitialising. Reads and sets are observable exactly as ``Observed``'s are:
+/// by typed key path (`\.delegate`), through chains (`\.delegate?.status`), by string key path
+/// (`"delegate"`, `"delegate.status"`), with tokens, streams, `.initial`, `.old` and `.prior`.
+///
+/// Unlike Cocoa's `weak` (and `assign`) properties, which never told their observers that the object
+/// had gone, the referent's death is announced, as ReactiveObjC's dealloc-driven nil did:
+/// - observers of the property get one `.setting` record whose new value is nil, and whose old value
+///   is nil too: the referent cannot be handed out while it deinitialises (`.prior` observers get the
+///   prior record first, with old value nil);
+/// - observers of a chain through it (`\.delegate?.status`) get one record whose new value is nil;
+/// - nothing is delivered when nobody observes the holder, or when the holder has started
+///   deinitialising itself (it may do so on another thread at the same moment: that is safe);
+/// - each property holding the referent is told, on every holder;
+/// - a set moves the hook: after `screen.delegate = other` (or `= nil`, announced as any set), the old
+///   referent's death notifies nothing.
+///
+/// The announcement is made on the thread where the referent deinitialises, synchronously, when its
+/// ``KVORegistrar`` does (when the object does, unless something else keeps its registrar), after the
+/// registrations on the referent itself have ended. Like any set, it is not ordered with a set of
+/// the same property made on another thread at the same moment.
+///
+/// The property starts nil: declare it without an initial value, and assign it once the object is
+/// initialised (in `init` after every stored property has its value, or later).
+///
+/// > Important: Only ``KeyValueObservable`` classes can be referents, since it is their registrar
+/// > that sees the death; anything else (a class that does not conform, a protocol existential such
+/// > as `(any SessionDelegate)?`, a value type) is rejected by the compiler, as `Referent` is
+/// > constrained to ``KeyValueObservable``. As with ``Observed``, the holder must conform too.
+///
+/// - Complexity: A read costs a weak load. A set of a new referent allocates its link (two small
+///   objects) and takes the referent's registrar lock once to list it, and the old referent's once
+///   to unlist it; setting the referent it already holds allocates nothing. A referent's death costs
+///   one announcement per property holding it.
+@propertyWrapper
+public struct ObservedWeak<Referent: KeyValueObservable> {
+    /// Nil while the property was never set, or was set to nil.
+    var reference: ObservedWeakReference<Referent>?
+
+    /// Creates a weak property that holds nothing.
+    public init() {}
+
+    @available(*, unavailable, message: "@ObservedWeak is only available on properties of KeyValueObservable classes")
+    public var wrappedValue: Referent? {
+        get { fatalError("@ObservedWeak is only available on properties of KeyValueObservable classes") }
+        // swift-format-ignore
+        set { fatalError("@ObservedWeak is only available on properties of KeyValueObservable classes") }
+    }
+
+    /// The storage access the compiler uses for `@ObservedWeak` properties of classes.
+    public static subscript<Object: KeyValueObservable>(
+        _enclosingInstance object: Object,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<Object, Referent?>,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) -> Referent? {
+        get {
+            if _slowPath(KVORegistrar._isTracking) {
+                let registrar = object.kvoRegistrar
+                if registrar._isTrackingOnThisThread {
+                    // As `Observed`'s getter: locating the storage is a modifying access when unoptimised.
+                    #if DEBUG
+                    KVORegistrar._beginLocatingField()
+                    let field = storageOffset(storageKeyPath, of: object)
+                    KVORegistrar._endLocatingField()
+                    #else
+                    let field = storageOffset(storageKeyPath, of: object)
+                    #endif
+                    registrar._access(wrappedKeyPath, field: field, of: object)
+                }
+            }
+            return object[keyPath: storageKeyPath].reference?.referent
+        }
+        set {
+            set(newValue, field: storageOffset(storageKeyPath, of: object), of: object)
+        }
+    }
+
+    /// Sets the storage at byte offset `field` of `object`, as the property's setter (and a set by
+    /// name) does: a new referent gets a new link, and the old link ends when the store is made.
+    private static func set<Object: KeyValueObservable>(_ newValue: Referent?, field: Int, of object: Object) {
+        let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
+            .assumingMemoryBound(to: Self.self)
+        let current = storage.pointee.reference
+        let oldValue = current?.referent
+        let replacement: ObservedWeakReference<Referent>? =
+            if let newValue, newValue !== oldValue {
+                ObservedWeakReference(newValue, holder: object, field: field)
+            } else if newValue == nil {
+                nil
+            } else {
+                current
+            }
+        // The old link ends here, not when `current` happens to be released: the old referent's
+        // death must not be announced once the property holds another.
+        func store() {
+            storage.pointee.reference = replacement
+            if replacement !== current { current?.unlink() }
+        }
+        let registrar = object.kvoRegistrar
+        guard registrar._hasObservers else { return store() }
+        withUnsafePointer(to: oldValue) { old in
+            withUnsafePointer(to: newValue) { new in
+                registrar._change(field: field, of: object, oldValue: old, newValue: new, type: Referent?.self) {
+                    store()
+                }
+            }
+        }
+    }
+
+    /// The byte offset of the storage at `storageKeyPath` in `object`, which names the property's slot.
+    private static func storageOffset<Object: AnyObject>(
+        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
+        of object: Object
+    ) -> Int {
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+    }
+}
+
+extension ObservedWeak: Sendable where Referent: Sendable {}
+
+extension ObservedWeak: ObservedStorage {
+    static var valueType: Any.Type { Referent?.self }
+
+    static func value(at address: UnsafeRawPointer) -> Any {
+        address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any
+    }
+
+    static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+        guard let newValue = value as? Referent? else { return false }
+        set(newValue, field: field, of: object)
+        return true
+    }
+}
