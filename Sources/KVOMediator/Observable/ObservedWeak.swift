@@ -34,6 +34,11 @@
 /// registrations on the referent itself have ended. Like any set, it is not ordered with a set of
 /// the same property made on another thread at the same moment.
 ///
+/// A record is a value: a ``KVOChange`` whose old or new value is the referent keeps it alive while
+/// the record is kept, and a `values(for: \.delegate)` stream keeps the referents it has buffered
+/// until they are consumed. To follow a referent without holding it, observe what you need of it
+/// (`\.delegate?.status`), or drop records once handled.
+///
 /// The property starts nil: declare it without an initial value, and assign it once the object is
 /// initialised (in `init` after every stored property has its value, or later).
 ///
