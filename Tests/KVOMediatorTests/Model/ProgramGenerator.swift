@@ -145,7 +145,8 @@ struct ProgramGenerator {
     private mutating func arm() -> ModelOperation? {
         let armable = model.orderedRegistrations.filter { registration in
             switch registration.front {
-            case .controller, .token: model.isCallable(registration)
+            // (Not one of a weak peer: its peer's death may or may not be announced; see the model.)
+            case .controller, .token: model.isCallable(registration) && registration.key != .peerValue
             case .valueStream, .changeStream: false
             }
         }

@@ -55,7 +55,11 @@ enum ProgramRunner {
         for id in Set(expected.expected.keys).union(received.keys).sorted() {
             let wanted = expected.expected[id] ?? []
             let got = received[id] ?? []
-            if expected.cutShort.contains(id) {
+            if let certain = expected.certain[id], !expected.cutShort.contains(id) {
+                if !isPrefix(got, of: wanted, atLeast: certain) {
+                    found.append("r\(id) received \(got), expected \(wanted) or a prefix of it of at least \(certain)")
+                }
+            } else if expected.cutShort.contains(id) {
                 let minimum = expected.trigger?.registration == id ? expected.trigger!.records : 0
                 if !isPrefix(got, of: wanted, atLeast: minimum) {
                     found.append("r\(id) received \(got), expected a prefix of \(wanted) of at least \(minimum)")

@@ -97,6 +97,9 @@ struct ModelStep {
     /// Registrations ended from inside a callback during the operation: they must receive a prefix
     /// of what is expected, since the order of observers of one change is not specified.
     var cutShort: Set<Int> = []
+    /// Registrations that may or may not receive the rest of what is expected (see
+    /// `announceMaybe(deadPeersOf:)`), with how many records are certain.
+    var certain: [Int: Int] = [:]
     /// The armed registration that fired, and how many records it had received by then.
     var trigger: (registration: Int, records: Int)?
     /// The stream closed by the operation.
