@@ -29,9 +29,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// Guarded by `spinLock`, so the runtime exclusivity check is redundant (and costs on every notification).
     @exclusivity(unchecked) private var state = State()
 
-    /// Never read: with the fields above, keeps what is allocated after this registrar (often the next
-    /// observed object) out of the cache line of the lock word.
-    private let padding: Int = 0
+    /// The object's part in Swift's Observation, made at its first read reported there (only a class
+    /// that conforms to `Observable` reports reads); written once. With the fields above it also keeps
+    /// what is allocated after this registrar (often the next observed object) out of the cache line of
+    /// the lock word, as the padding that it replaces did.
+    @usableFromInline
+    let observationBridge = AtomicLazyReference<ObservationBridge>()
 
     /// Everything the lock guards: the table of slots and their registrations.
     struct State {

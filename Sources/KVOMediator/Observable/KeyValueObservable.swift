@@ -54,6 +54,26 @@ public protocol KeyValueObservable: AnyObject {
     ///
     /// The default is nil: the library's own name (for a computed property, what it reads).
     static func keyPathName(for keyPath: AnyKeyPath) -> String?
+
+    /// Whether this class's reads and changes are also reported to Swift's Observation: true when the
+    /// class that declares the conformance to `KeyValueObservable` also conforms to `Observable`.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement it. A constant, so that
+    /// in an optimised build a class that does not bridge pays nothing for the check.
+    static var _reportsToObservation: Bool { get }
+
+    /// Reports a read or one side of a change of `object` at `keyPath` (a `KeyPath<Self, Value>`) to
+    /// Swift's Observation; does nothing unless ``_reportsToObservation``.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement or call it. (The key path
+    /// comes as an `AnyKeyPath` because a requirement of a protocol that non-final classes adopt cannot
+    /// take a `KeyPath<Self, Value>`.)
+    static func _reportToObservation<Value>(
+        _ event: _ObservationEvent,
+        of object: Self,
+        keyPath: AnyKeyPath,
+        valueType: Value.Type
+    )
 }
 
 extension KeyValueObservable {
@@ -87,6 +107,7 @@ extension KeyValueObservable {
     /// With no observer on the object, this costs one atomic load. Calls nest; each must be matched
     /// by a `didChangeValue(for:)` with the same key path on the same thread.
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.willSet, of: self, keyPath: keyPath) }
         kvoRegistrar.manualWillChange(of: self, keyPath: keyPath)
     }
 
@@ -95,6 +116,7 @@ extension KeyValueObservable {
     /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing.
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.manualDidChange(keyPath: keyPath)
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.didSet, of: self, keyPath: keyPath) }
     }
 
     /// Reports a read of the value at `keyPath`, so that observations can depend on it.
@@ -103,6 +125,9 @@ extension KeyValueObservable {
     /// report their reads themselves. Outside an observation's evaluation it does nothing.
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.access(customStorage: keyPath, of: self)
+        if Self._reportsToObservation, !kvoRegistrar._isEvaluatingOnThisThread {
+            Self._reportToObservation(.access, of: self, keyPath: keyPath, valueType: Value.self)
+        }
     }
 
     /// Runs `mutation` between ``willChangeValue(for:)`` and ``didChangeValue(for:)`` for `keyPath`.

@@ -78,11 +78,27 @@ public struct Observed<Value> {
                     let field = _field(storageKeyPath, of: object)
                     #endif
                     registrar._access(wrappedKeyPath, field: field, of: object)
+                    // A read of the library's own evaluation: not one for Observation to track.
+                    return object[keyPath: storageKeyPath].value
                 }
             }
+            // Nothing unless the class bridges to Observation (a constant; see KeyValueObservable+Observation).
+            Object._reportToObservation(.access, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
             return object[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
+            // Told to Observation around the set if the class bridges to it (a constant false otherwise), unless
+            // the owner announces this property's changes by hand (then its will/did report them).
+            let reportsToObservation =
+                Object._reportsToObservation && object[keyPath: storageKeyPath].automaticallyNotifies
+            if reportsToObservation {
+                Object._reportToObservation(.willSet, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+            }
+            defer {
+                if reportsToObservation {
+                    Object._reportToObservation(.didSet, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+                }
+            }
             let registrar = object.kvoRegistrar
             // With no observer on the object: one atomic load, then a plain store.
             guard registrar._hasObservers else {
