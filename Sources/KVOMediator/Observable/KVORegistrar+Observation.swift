@@ -4,19 +4,11 @@ import Synchronization
 /// The registrar's side of the bridge to Swift's Observation, for classes that conform to both
 /// ``KeyValueObservable`` and `Observable` (see `KeyValueObservable+Observation.swift`).
 extension KVORegistrar {
-    /// The object's `ObservationRegistrar`, made at the first call: for reads, which are what let
+    /// The object's part in Observation, made at the first call: for reads, which are what let
     /// Observation start tracking the object.
     @inlinable
-    var _observationRegistrar: ObservationRegistrar {
-        if let bridge = observationBridge.load() { return bridge.registrar }
-        return _makeObservationBridge().registrar
-    }
-
-    /// The object's `ObservationRegistrar` if a read made it; nil while none did, when nothing can be
-    /// tracking the object, so that a change need not be reported.
-    @inlinable
-    var _observationRegistrarIfMade: ObservationRegistrar? {
-        observationBridge.load()?.registrar
+    var _observationBridge: ObservationBridge {
+        observationBridge.load() ?? _makeObservationBridge()
     }
 
     /// Makes the bridge, or takes the one another thread made first.
@@ -37,7 +29,7 @@ extension KVORegistrar {
     /// Observation: at `keyPath` itself and at every slot of this object that it reads, which is where
     /// the getters reported their reads (a computed property reports those of what it reads).
     func reportManualChange<Object: KeyValueObservable, Value>(
-        _ event: _ObservationEvent,
+        _ event: ObservationEvent,
         of object: Object,
         keyPath: KeyPath<Object, Value>
     ) {

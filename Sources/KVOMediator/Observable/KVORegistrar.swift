@@ -34,7 +34,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state` is guarded by
     /// what is allocated after this registrar (often the next observed object) out of the cache line of
     /// the lock word, as the padding that it replaces did.
     @usableFromInline
-    let observationBridge = AtomicLazyReference<ObservationBridge>()
+    let observationBridge = OnceReference<ObservationBridge>()
 
     /// Everything the lock guards: the table of slots and their registrations.
     struct State {

@@ -1,10 +1,10 @@
 import Observation
 
-// The bridge to Swift's Observation, chosen per class at compile time: the witnesses of the two
-// requirements below come from the first extension for a class that is not `Observable`, and from the
-// second for one that is. In an optimised build the first inline to nothing, so a class that does not
-// bridge pays nothing, not even a load; the second report to an `ObservationRegistrar` that the
-// object's registrar makes at the first reported read (see `ObservationBridge`).
+// The bridge to Swift's Observation, chosen per class at compile time: the witnesses of the requirements
+// below come from the first extension for a class that is not `Observable`, and from the second for one
+// that is. In an optimised build `_reportsToObservation` is a constant, so a class that does not bridge
+// pays nothing, not even a load. A bridged one reports to an `ObservationRegistrar` that its registrar
+// makes at the first reported read (see `ObservationBridge`).
 
 extension KeyValueObservable {
     /// False: the class does not conform to `Observable`.
@@ -13,13 +13,18 @@ extension KeyValueObservable {
 
     /// Nothing to report: the class does not conform to `Observable`.
     @inlinable
-    @inline(__always)
-    public static func _reportToObservation<Value>(
-        _ event: _ObservationEvent,
+    public static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type) {}
+
+    /// Runs `mutation`: the class does not conform to `Observable`.
+    @inlinable
+    public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
-        valueType: Value.Type
-    ) {}
+        keyPath: @autoclosure () -> AnyKeyPath,
+        valueType: Value.Type,
+        _ mutation: () -> Void
+    ) {
+        mutation()
+    }
 }
 
 extension KeyValueObservable where Self: Observable {
@@ -27,25 +32,28 @@ extension KeyValueObservable where Self: Observable {
     @inlinable
     public static var _reportsToObservation: Bool { true }
 
-    /// Reports to the object's `ObservationRegistrar`: a read makes it if needed (a read is what lets
-    /// an observation start); a change with none made yet has nobody to tell.
+    /// Reports the read to the object's `ObservationRegistrar`, making it at the first read (a read is
+    /// what lets an observation start).
     @inlinable
-    public static func _reportToObservation<Value>(
-        _ event: _ObservationEvent,
+    public static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type) {
+        // The callers pass a `KeyPath<Self, Value>`, erased only to cross the requirement.
+        let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
+        object.kvoRegistrar._observationBridge.registrar.access(object, keyPath: keyPath)
+    }
+
+    /// Runs `mutation` between the `willSet` and `didSet` of the object's `ObservationRegistrar`; with
+    /// none made yet, nothing can be tracking the object, and `mutation` runs alone.
+    @inlinable
+    public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
-        valueType: Value.Type
+        keyPath: @autoclosure () -> AnyKeyPath,
+        valueType: Value.Type,
+        _ mutation: () -> Void
     ) {
-        // The callers pass a `KeyPath<Self, Value>` (see the requirement): once inlined, this cast is an upcast.
-        let keyPath = keyPath as! KeyPath<Self, Value>
-        let registrar = object.kvoRegistrar
-        switch event {
-        case .access:
-            registrar._observationRegistrar.access(object, keyPath: keyPath)
-        case .willSet:
-            registrar._observationRegistrarIfMade?.willSet(object, keyPath: keyPath)
-        case .didSet:
-            registrar._observationRegistrarIfMade?.didSet(object, keyPath: keyPath)
+        let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
+            let keyPath = ErasedKeyPath.restore(keyPath(), as: KeyPath<Self, Value>.self)
+            bridge.registrar.withMutation(of: object, keyPath: keyPath, mutation)
         }
+        if reported == nil { mutation() }
     }
 }

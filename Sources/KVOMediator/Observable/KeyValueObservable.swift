@@ -12,6 +12,18 @@
 ///
 /// Subclasses inherit the conformance and the registrar; they declare more `@Observed` properties
 /// freely. When the object deinitialises, its registrar removes every registration on it.
+///
+/// A class that also conforms to Observation's `Observable` is tracked by `withObservationTracking`,
+/// `Observations` and SwiftUI as well, beside its KVOMediator observers; one that does not pays nothing
+/// for it (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>):
+///
+/// ```swift
+/// @MainActor
+/// final class PlayerModel: KeyValueObservable, Observable {
+///     let kvoRegistrar = KVORegistrar()
+///     @Observed var position = 0
+/// }
+/// ```
 public protocol KeyValueObservable: AnyObject {
     /// The object's registrar: declare it as `let kvoRegistrar = KVORegistrar()`.
     var kvoRegistrar: KVORegistrar { get }
@@ -62,17 +74,24 @@ public protocol KeyValueObservable: AnyObject {
     /// in an optimised build a class that does not bridge pays nothing for the check.
     static var _reportsToObservation: Bool { get }
 
-    /// Reports a read or one side of a change of `object` at `keyPath` (a `KeyPath<Self, Value>`) to
-    /// Swift's Observation; does nothing unless ``_reportsToObservation``.
+    /// Reports a read of `object` at `keyPath` (a `KeyPath<Self, Value>`) to Swift's Observation, when
+    /// `_reportsToObservation`.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement or call it. (Key paths come
+    /// as `AnyKeyPath` because a requirement of a protocol that non-final classes adopt cannot take a
+    /// `KeyPath<Self, Value>`.)
+    static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type)
+
+    /// Runs `mutation`, a change of `object` at `keyPath` (a `KeyPath<Self, Value>`), between Swift's
+    /// Observation's `willSet` and `didSet`, when `_reportsToObservation`.
     ///
     /// An implementation detail of the bridge to Observation: do not implement or call it. (The key path
-    /// comes as an `AnyKeyPath` because a requirement of a protocol that non-final classes adopt cannot
-    /// take a `KeyPath<Self, Value>`.)
-    static func _reportToObservation<Value>(
-        _ event: _ObservationEvent,
+    /// is made only if something may be tracking the object.)
+    static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
-        valueType: Value.Type
+        keyPath: @autoclosure () -> AnyKeyPath,
+        valueType: Value.Type,
+        _ mutation: () -> Void
     )
 }
 
@@ -126,7 +145,7 @@ extension KeyValueObservable {
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.access(customStorage: keyPath, of: self)
         if Self._reportsToObservation, !kvoRegistrar._isEvaluatingOnThisThread {
-            Self._reportToObservation(.access, of: self, keyPath: keyPath, valueType: Value.self)
+            Self._observationAccess(of: self, keyPath: keyPath, valueType: Value.self)
         }
     }
 

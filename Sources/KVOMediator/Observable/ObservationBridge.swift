@@ -19,7 +19,7 @@ final class ObservationBridge: Sendable {
     /// paths that know a key path only as `AnyKeyPath` (manual notifications, which name what they
     /// change by the slots it reads). A key path whose root is not `Observable` is skipped: no read of
     /// it was reported.
-    func report(_ event: _ObservationEvent, of object: AnyObject, at keyPaths: [AnyKeyPath]) {
+    func report(_ event: ObservationEvent, of object: AnyObject, at keyPaths: [AnyKeyPath]) {
         for keyPath in keyPaths {
             (keyPath as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
         }
@@ -29,11 +29,11 @@ final class ObservationBridge: Sendable {
 /// A key path whose root is `Observable`: one that can be reported to an `ObservationRegistrar`.
 private protocol ObservationReportingKeyPath {
     /// Reports `event` of `object` at this key path; nothing if `object` is not of the root type.
-    func report(_ event: _ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar)
+    func report(_ event: ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar)
 }
 
 extension KeyPath: ObservationReportingKeyPath where Root: Observable {
-    fileprivate func report(_ event: _ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar) {
+    fileprivate func report(_ event: ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar) {
         guard let subject = object as? Root else { return }
         switch event {
         case .access: registrar.access(subject, keyPath: self)

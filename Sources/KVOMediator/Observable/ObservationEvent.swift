@@ -1,9 +1,9 @@
 /// What an `@Observed` property or a manual notification tells Swift's Observation: a read or one side
 /// of a change.
 ///
-/// An implementation detail of the bridge to Observation (see ``KeyValueObservable``): the library's
-/// inlined accessors pass it to `_reportToObservation(_:of:keyPath:valueType:)`. Do not use it.
-public enum _ObservationEvent: Sendable {
+/// For the reports that name what they change by key paths known only as `AnyKeyPath` (see
+/// `ObservationBridge.report(_:of:at:)`).
+enum ObservationEvent {
     /// A read: `ObservationRegistrar.access(_:keyPath:)`.
     case access
     /// Before a change: `ObservationRegistrar.willSet(_:keyPath:)`.

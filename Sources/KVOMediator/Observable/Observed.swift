@@ -83,50 +83,59 @@ public struct Observed<Value> {
                 }
             }
             // Nothing unless the class bridges to Observation (a constant; see KeyValueObservable+Observation).
-            Object._reportToObservation(.access, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+            if Object._reportsToObservation {
+                Object._observationAccess(of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+            }
             return object[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
             // Told to Observation around the set if the class bridges to it (a constant false otherwise), unless
             // the owner announces this property's changes by hand (then its will/did report them).
-            let reportsToObservation =
-                Object._reportsToObservation && object[keyPath: storageKeyPath].automaticallyNotifies
-            if reportsToObservation {
-                Object._reportToObservation(.willSet, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
-            }
-            defer {
-                if reportsToObservation {
-                    Object._reportToObservation(.didSet, of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+            if Object._reportsToObservation, object[keyPath: storageKeyPath].automaticallyNotifies {
+                Object._withObservationMutation(of: object, keyPath: wrappedKeyPath, valueType: Value.self) {
+                    _set(newValue, of: object, storage: storageKeyPath)
                 }
+            } else {
+                _set(newValue, of: object, storage: storageKeyPath)
             }
-            let registrar = object.kvoRegistrar
-            // With no observer on the object: one atomic load, then a plain store.
-            guard registrar._hasObservers else {
-                object[keyPath: storageKeyPath].value = newValue
-                return
-            }
-            let storage = object[keyPath: storageKeyPath]
-            guard storage.automaticallyNotifies else {
-                object[keyPath: storageKeyPath].value = newValue
-                return
-            }
-            // Values go to the registrar by address: nothing generic runs on the notification path.
-            let oldValue = storage.value
-            let field = _field(storageKeyPath, of: object)
-            withUnsafePointer(to: oldValue) { oldPointer in
-                withUnsafePointer(to: newValue) { newPointer in
-                    registrar._change(
-                        field: field,
-                        of: object,
-                        oldValue: oldPointer,
-                        newValue: newPointer,
-                        type: Value.self
-                    ) {
-                        // The store between the prior and the change records. It goes through the storage's
-                        // address, not the key path: a key path captured here would be built at run time.
-                        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                        (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
-                    }
+        }
+    }
+
+    /// Sets the property at `storageKeyPath` of `object`, announcing the change to its observers.
+    @inlinable
+    @inline(__always)
+    static func _set<Object: KeyValueObservable>(
+        _ newValue: Value,
+        of object: Object,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        let registrar = object.kvoRegistrar
+        // With no observer on the object: one atomic load, then a plain store.
+        guard registrar._hasObservers else {
+            object[keyPath: storageKeyPath].value = newValue
+            return
+        }
+        let storage = object[keyPath: storageKeyPath]
+        guard storage.automaticallyNotifies else {
+            object[keyPath: storageKeyPath].value = newValue
+            return
+        }
+        // Values go to the registrar by address: nothing generic runs on the notification path.
+        let oldValue = storage.value
+        let field = _field(storageKeyPath, of: object)
+        withUnsafePointer(to: oldValue) { oldPointer in
+            withUnsafePointer(to: newValue) { newPointer in
+                registrar._change(
+                    field: field,
+                    of: object,
+                    oldValue: oldPointer,
+                    newValue: newPointer,
+                    type: Value.self
+                ) {
+                    // The store between the prior and the change records. It goes through the storage's
+                    // address, not the key path: a key path captured here would be built at run time.
+                    let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                    (base + field).assumingMemoryBound(to: Self.self).pointee.value = newValue
                 }
             }
         }
