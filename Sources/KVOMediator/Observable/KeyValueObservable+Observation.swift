@@ -19,7 +19,7 @@ extension KeyValueObservable {
     @inlinable
     public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: @autoclosure () -> AnyKeyPath,
+        keyPath: AnyKeyPath,
         valueType: Value.Type,
         _ mutation: () -> Void
     ) {
@@ -46,13 +46,15 @@ extension KeyValueObservable where Self: Observable {
     @inlinable
     public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: @autoclosure () -> AnyKeyPath,
+        keyPath: AnyKeyPath,
         valueType: Value.Type,
         _ mutation: () -> Void
     ) {
         let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
-            let keyPath = ErasedKeyPath.restore(keyPath(), as: KeyPath<Self, Value>.self)
-            bridge.registrar.withMutation(of: object, keyPath: keyPath, mutation)
+            let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
+            bridge.registrar.willSet(object, keyPath: keyPath)
+            mutation()
+            bridge.registrar.didSet(object, keyPath: keyPath)
         }
         if reported == nil { mutation() }
     }

@@ -85,11 +85,10 @@ public protocol KeyValueObservable: AnyObject {
     /// Runs `mutation`, a change of `object` at `keyPath` (a `KeyPath<Self, Value>`), between Swift's
     /// Observation's `willSet` and `didSet`, when `_reportsToObservation`.
     ///
-    /// An implementation detail of the bridge to Observation: do not implement or call it. (The key path
-    /// is made only if something may be tracking the object.)
+    /// An implementation detail of the bridge to Observation: do not implement or call it.
     static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: @autoclosure () -> AnyKeyPath,
+        keyPath: AnyKeyPath,
         valueType: Value.Type,
         _ mutation: () -> Void
     )
