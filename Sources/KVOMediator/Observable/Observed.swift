@@ -11,7 +11,8 @@
 /// Reading the property reports the read to an observation being set up; setting it tells the
 /// observers with the old and the new value, synchronously, on the setting thread. With no observer
 /// on the object, a set costs one atomic load more than a plain stored property: no lock, no
-/// allocation, no lookup.
+/// allocation, no lookup. In a class that also conforms to Observation's `Observable`, reads and sets are
+/// reported to Observation too (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>).
 ///
 /// > Tip: Use `@Observed` only on properties of a class that conforms to ``KeyValueObservable``;
 /// > elsewhere the compiler rejects it. A plain `var` is not observable: observing a key path that
