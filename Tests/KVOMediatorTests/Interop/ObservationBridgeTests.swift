@@ -139,8 +139,8 @@ import Testing
     @Test func classesThatDoNotConformToObservableAreInvisibleToIt() {
         let contact = UnbridgedContact()
         #expect(observationFires(tracking: { _ = contact.fullName }, after: { contact.first = "Grace" }) == 0)
-        #expect(!UnbridgedContact._reportsToObservation)
-        #expect(BridgedContact._reportsToObservation)
+        #expect(!reportsToObservation(UnbridgedContact.self))
+        #expect(reportsToObservation(BridgedContact.self))
         let observer = TestObserver()
         let values = Recorded<String>()
         observer.kvoController.observe(contact, keyPath: \.fullName) { _, _, change in values.append(change.newValue!) }
@@ -157,5 +157,12 @@ import Testing
         #expect(observationFires(tracking: { _ = square.rotation }, after: { square.rotation = 90 }) == 1)
         #expect(observationFires(tracking: { _ = square.doubledWidth }, after: { square.width = 3 }) == 1)
         #expect(square.doubledWidth == 6)
+    }
+
+    @Test func aSubclassThatAddsOnlyObservableIsNotBridged() {
+        let square = ObservableOnlySubclass()
+        #expect(!reportsToObservation(ObservableOnlySubclass.self))
+        #expect(observationFires(tracking: { _ = square.rotation }, after: { square.rotation = 90 }) == 0)
+        #expect(observationFires(tracking: { _ = square.width }, after: { square.width = 2 }) == 0)
     }
 }

@@ -65,6 +65,18 @@ final class BridgedSquare: BridgedShape, @unchecked Sendable {
     var doubledWidth: Int { width * 2 }
 }
 
+/// A base class that adopts KeyValueObservable without `Observable`.
+class UnbridgedShape: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var width = 1
+}
+
+/// Adds only the `Observable` conformance: not bridged, as the bridge is chosen where the class adopts
+/// KeyValueObservable (the article says so).
+final class ObservableOnlySubclass: UnbridgedShape, Observable {
+    @Observed var rotation = 0
+}
+
 /// A bridged model that lives on the main actor, as SwiftUI models do.
 @MainActor
 final class BridgedScoreboard: KeyValueObservable, Observable {
@@ -87,6 +99,12 @@ final class UnbridgedContact: KeyValueObservable, @unchecked Sendable {
 @Observable
 final class ObservableContact: @unchecked Sendable {
     var first = "Ada"
+}
+
+/// Whether `@Observed` accessors of `type` report to Observation: the conformance's witness, as the
+/// library's generic accessors see it (naming the member on a concrete type could pick another one).
+func reportsToObservation<Object: KeyValueObservable>(_ type: Object.Type) -> Bool {
+    Object._reportsToObservation
 }
 
 /// Counts callbacks from any thread.
