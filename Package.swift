@@ -33,6 +33,11 @@ let package = Package(
             dependencies: ["KVOMediator"],
             path: "Examples/RACObserveStyle"
         ),
+        .executableTarget(
+            name: "ObservationStyle",
+            dependencies: ["KVOMediator"],
+            path: "Examples/ObservationStyle"
+        ),
         .testTarget(name: "KVOMediatorTests", dependencies: ["KVOMediator"]),
     ],
     swiftLanguageModes: [.v6]

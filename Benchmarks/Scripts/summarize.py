@@ -26,6 +26,8 @@ NET_BYTES = "Malloc / free Δ (bytes)"  # memoryLeakedBytes: requested bytes min
 METRICS = {
     "set_unobserved": ("ns", ["Observation", "OpenCombine", "plainStored"], "one set, nobody observing"),
     "notify_1": ("ns", ["OpenCombine", "Observation", "didSetClosure"], "one change, one observer"),
+    "set_unobserved_bridged": ("ns", ["Observation"], "one set, nobody observing, of a class bridged to Observation"),
+    "notify_1_bridged": ("ns", ["Observation"], "one change of a bridged class, one withObservationTracking observer"),
     "notify_fanout_10": ("ns", [], "one callback (per observer per change), 10 observers"),
     "notify_fanout_100": ("ns", [], "one callback (per observer per change), 100 observers"),
     "notify_fanout_1000": ("ns", [], "one callback (per observer per change), 1,000 observers"),
@@ -402,6 +404,9 @@ def markdown(runs, entries, callgrind_note):
         "  re-reads `root.a.b.c`; OpenCombine: `switchToLatest` subscribes to the new leaf's `$c`).",
         "- notify_slots_100: one controller observes `p0` … `p99` of `Wide` (an object with 1,001 `@Observed`",
         "  properties), each once; `p99`, the last registered, changes.",
+        "- set_unobserved_bridged, notify_1_bridged: `BridgedCounter`, a KeyValueObservable class that also",
+        "  conforms to `Observable`, beside Observation's `@Observable` counter: a set once a read has made",
+        "  its ObservationRegistrar; a change observed by `withObservationTracking` re-registered in onChange.",
         "- notify_1_crowded: notify_1 while another controller holds 1e5 registrations on 1e5 other objects.",
         "- notify_1_crowded_same_object: notify_1 on `Wide`'s `p1000` while 1e5 registrations (100 on each of",
         "  `p0` … `p999`, one controller each) exist on the same object, registered before the measured one.",

@@ -11,6 +11,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     registerSetBenchmarks()
     registerNotifyBenchmarks()
+    registerBridgedBenchmarks()
     registerKeyPathBenchmarks()
     registerLifecycleBenchmarks()
     registerStreamBenchmarks()

@@ -32,10 +32,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     @exclusivity(unchecked) private var state = State()
 
     /// The links of the `@ObservedWeak` properties holding this object, told when it deinitialises;
-    /// guarded by `spinLock`, and never touched on a notification path. With the fields above, it also
-    /// keeps what is allocated after this registrar (often the next observed object) out of the cache
-    /// line of the lock word (it replaces a padding word: a weak link costs an observed object nothing).
+    /// guarded by `spinLock`, and never touched on a notification path.
     @exclusivity(unchecked) private var weakLinks: [WeakLink] = []
+    /// The object's part in Swift's Observation, made at its first read reported there (only a class
+    /// that conforms to `Observable` reports reads); written once.
+    @usableFromInline
+    let observationBridge = OnceReference<ObservationBridge>()
 
     /// Everything the lock guards: the table of slots and their registrations.
     struct State {

@@ -30,7 +30,9 @@ extension KeyValueObservable {
     /// > `willSet`/`didSet` observer on the property, or on a subclass's `override`, does not run.
     ///
     /// > Tip: Prefer a typed set (`person.address.city = "Paris"`) where the key path is known when
-    /// > compiling: the compiler checks it. This is for key paths that arrive as strings.
+    /// > compiling: the compiler checks it. This is for key paths that arrive as strings. (A set by name
+    /// > is not reported to Swift's Observation on a class that bridges to it: see
+    /// > <doc:UsingKVOMediatorWithObservationAndSwiftUI>.)
     ///
     /// - Parameters:
     ///   - value: The new value, of the property's declared type (`nil` for an optional property).

@@ -12,6 +12,18 @@
 ///
 /// Subclasses inherit the conformance and the registrar; they declare more `@Observed` properties
 /// freely. When the object deinitialises, its registrar removes every registration on it.
+///
+/// A class that also conforms to Observation's `Observable` is tracked by `withObservationTracking`,
+/// `Observations` and SwiftUI as well, beside its KVOMediator observers; one that does not pays nothing
+/// for it (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>):
+///
+/// ```swift
+/// @MainActor
+/// final class PlayerModel: KeyValueObservable, Observable {
+///     let kvoRegistrar = KVORegistrar()
+///     @Observed var position = 0
+/// }
+/// ```
 public protocol KeyValueObservable: AnyObject {
     /// The object's registrar: declare it as `let kvoRegistrar = KVORegistrar()`.
     var kvoRegistrar: KVORegistrar { get }
@@ -72,6 +84,32 @@ public protocol KeyValueObservable: AnyObject {
     ///
     /// - Parameter error: What went wrong.
     func handleKVOError(_ error: KVOError)
+
+    /// Whether this class's reads and changes are also reported to Swift's Observation: true when the
+    /// class that declares the conformance to `KeyValueObservable` also conforms to `Observable`.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement it. A constant, so that
+    /// in an optimised build a class that does not bridge pays nothing for the check.
+    static var _reportsToObservation: Bool { get }
+
+    /// Reports a read of `object` at `keyPath` (a `KeyPath<Self, Value>`) to Swift's Observation, when
+    /// `_reportsToObservation`.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement or call it. (Key paths come
+    /// as `AnyKeyPath` because a requirement of a protocol that non-final classes adopt cannot take a
+    /// `KeyPath<Self, Value>`.)
+    static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type)
+
+    /// Runs `mutation`, a change of `object` at `keyPath` (a `KeyPath<Self, Value>`), between Swift's
+    /// Observation's `willSet` and `didSet`, when `_reportsToObservation`.
+    ///
+    /// An implementation detail of the bridge to Observation: do not implement or call it.
+    static func _withObservationMutation<Value>(
+        of object: Self,
+        keyPath: AnyKeyPath,
+        valueType: Value.Type,
+        _ mutation: () -> Void
+    )
 }
 
 extension KeyValueObservable {
@@ -110,6 +148,7 @@ extension KeyValueObservable {
     /// With no observer on the object, this costs one atomic load. Calls nest; each must be matched
     /// by a `didChangeValue(for:)` with the same key path on the same thread.
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.willSet, of: self, keyPath: keyPath) }
         kvoRegistrar.manualWillChange(of: self, keyPath: keyPath)
     }
 
@@ -121,6 +160,7 @@ extension KeyValueObservable {
     /// inside one of those (observers then get the setter's setting, then the collection change).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.manualDidChange(of: self, keyPath: keyPath)
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.didSet, of: self, keyPath: keyPath) }
     }
 
     /// Reports a read of the value at `keyPath`, so that observations can depend on it.
@@ -129,6 +169,9 @@ extension KeyValueObservable {
     /// report their reads themselves. Outside an observation's evaluation it does nothing.
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.access(customStorage: keyPath, of: self)
+        if Self._reportsToObservation, !kvoRegistrar._isEvaluatingOnThisThread {
+            Self._observationAccess(of: self, keyPath: keyPath, valueType: Value.self)
+        }
     }
 
     /// Runs `mutation` between ``willChangeValue(for:)`` and ``didChangeValue(for:)`` for `keyPath`.

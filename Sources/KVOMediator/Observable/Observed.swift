@@ -11,7 +11,8 @@
 /// Reading the property reports the read to an observation being set up; setting it tells the
 /// observers with the old and the new value, synchronously, on the setting thread. With no observer
 /// on the object, a set costs one atomic load more than a plain stored property: no lock, no
-/// allocation, no lookup.
+/// allocation, no lookup. In a class that also conforms to Observation's `Observable`, reads and sets are
+/// reported to Observation too (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>).
 ///
 /// > Tip: Use `@Observed` only on properties of a class that conforms to ``KeyValueObservable``;
 /// > elsewhere the compiler rejects it. A plain `var` is not observable: observing a key path that
@@ -78,20 +79,45 @@ public struct Observed<Value> {
                     let field = _field(storageKeyPath, of: object)
                     #endif
                     registrar._access(wrappedKeyPath, field: field, of: object)
+                    // A read of the library's own evaluation: not one for Observation to track.
+                    return object[keyPath: storageKeyPath].value
                 }
+            }
+            // Nothing unless the class bridges to Observation (a constant; see KeyValueObservable+Observation).
+            if Object._reportsToObservation {
+                Object._observationAccess(of: object, keyPath: wrappedKeyPath, valueType: Value.self)
             }
             return object[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
-            let registrar = object.kvoRegistrar
-            // With no observer on the object: one atomic load, then a plain store. All else is a call, so
-            // that this much is inlined wherever the property is set.
-            guard registrar._hasObservers else {
-                object[keyPath: storageKeyPath].value = newValue
-                return
+            // Told to Observation around the set if the class bridges to it (a constant false otherwise), unless
+            // the owner announces this property's changes by hand (then its will/did report them).
+            if Object._reportsToObservation, object[keyPath: storageKeyPath].automaticallyNotifies {
+                Object._withObservationMutation(of: object, keyPath: wrappedKeyPath, valueType: Value.self) {
+                    _set(newValue, of: object, storage: storageKeyPath)
+                }
+            } else {
+                _set(newValue, of: object, storage: storageKeyPath)
             }
-            _setObserved(object, to: newValue, registrar: registrar, field: _field(storageKeyPath, of: object))
         }
+    }
+
+    /// Sets the property at `storageKeyPath` of `object`, announcing the change to its observers.
+    @inlinable
+    @inline(__always)
+    static func _set<Object: KeyValueObservable>(
+        _ newValue: Value,
+        of object: Object,
+        storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
+    ) {
+        let registrar = object.kvoRegistrar
+        // With no observer on the object: one atomic load, then a plain store. All else is a call, so
+        // that this much is inlined wherever the property is set.
+        guard registrar._hasObservers else {
+            object[keyPath: storageKeyPath].value = newValue
+            return
+        }
+        _setObserved(object, to: newValue, registrar: registrar, field: _field(storageKeyPath, of: object))
     }
 
     /// A set of the `@Observed` storage at byte offset `field` of `object` while the object has

@@ -1,0 +1,44 @@
+import Observation
+
+/// The part of a bridged object that Swift's Observation sees: its `ObservationRegistrar`, which
+/// `withObservationTracking`, `Observations` and SwiftUI track, as an `@Observable` class's own.
+///
+/// A ``KVORegistrar`` makes one at the first read reported to Observation of an object whose class
+/// conforms to both ``KeyValueObservable`` and `Observable`, and holds it for the object's lifetime.
+/// When the object deinitialises it goes with the registrar, which ends Observation's tracking of the
+/// object as an `@Observable` class's deinitialisation does.
+@usableFromInline
+final class ObservationBridge: Sendable {
+    @usableFromInline
+    let registrar = ObservationRegistrar()
+
+    @usableFromInline
+    init() {}
+
+    /// Reports `event` of `object` at each of `keyPaths`, whatever their root and value types, for the
+    /// paths that know a key path only as `AnyKeyPath` (manual notifications, which name what they
+    /// change by the slots it reads). A key path whose root is not `Observable` is skipped: no read of
+    /// it was reported.
+    func report(_ event: ObservationEvent, of object: AnyObject, at keyPaths: [AnyKeyPath]) {
+        for keyPath in keyPaths {
+            (keyPath as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
+        }
+    }
+}
+
+/// A key path whose root is `Observable`: one that can be reported to an `ObservationRegistrar`.
+private protocol ObservationReportingKeyPath {
+    /// Reports `event` of `object` at this key path; nothing if `object` is not of the root type.
+    func report(_ event: ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar)
+}
+
+extension KeyPath: ObservationReportingKeyPath where Root: Observable {
+    fileprivate func report(_ event: ObservationEvent, of object: AnyObject, to registrar: ObservationRegistrar) {
+        guard let subject = object as? Root else { return }
+        switch event {
+        case .access: registrar.access(subject, keyPath: self)
+        case .willSet: registrar.willSet(subject, keyPath: self)
+        case .didSet: registrar.didSet(subject, keyPath: self)
+        }
+    }
+}
