@@ -199,6 +199,13 @@ def goals(entries):
     versus_peer("notify_1 ≤ 0.2 × OpenCombine's", "notify_1", "OpenCombine", 0.2)
     versus_peer("notify_1 ≤ 0.05 × Observation's", "notify_1", "Observation", 0.05)
     versus_peer("notify_1 ≤ 25 × the didSet closure", "notify_1", "didSetClosure", 25)
+    versus_peer(
+        "set_unobserved_bridged ≤ 1 × Observation's (a class bridged to Observation)",
+        "set_unobserved_bridged", "Observation", 1.0,
+    )
+    versus_peer(
+        "notify_1_bridged ≤ 1 × Observation's (a class bridged to Observation)", "notify_1_bridged", "Observation", 1.0
+    )
     versus_ours(
         "notify_fanout_1000 per observer ≤ 1.5 × notify_fanout_10's", "notify_fanout_1000", "notify_fanout_10", 1.5
     )
