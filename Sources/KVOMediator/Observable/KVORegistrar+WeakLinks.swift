@@ -6,8 +6,8 @@ extension KVORegistrar {
         withWeakLinks { $0.append(link) }
     }
 
-    /// Unlists a link whose property let this object go. (Order does not matter: a swap, not a shift,
-    /// so that many holders of one object come and go in constant time each.)
+    /// Unlists a link whose property let this object go. (Order does not matter: found from the end,
+    /// where the newest links are, and removed by a swap, not a shift.)
     func removeWeakLink(_ link: WeakLink) {
         let removed: WeakLink? = withWeakLinks { links in
             guard let index = links.lastIndex(where: { $0 === link }) else { return nil }

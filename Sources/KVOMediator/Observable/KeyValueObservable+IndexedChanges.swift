@@ -34,6 +34,7 @@ extension KeyValueObservable {
     ///   - keyPath: The array, as its getter reports it.
     public func willChange<Element>(_ kind: KVOChangeKind, at indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>)
     {
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.willSet, of: self, keyPath: keyPath) }
         kvoRegistrar.arrayWillChange(kind, at: indexes, of: self, keyPath: keyPath)
     }
 
@@ -50,10 +51,10 @@ extension KeyValueObservable {
     /// ```
     ///
     /// Misuse announces nothing and is reported to ``handleKVOError(_:)`` with a ``KVOError`` naming the
-    /// call, the type and the fix: no matching `willChange` (``KVOError/Reason/unmatchedDidChange``), a
+    /// call, the type and the fix: no matching `willChange` (``KVOError/Reason-swift.enum/unmatchedDidChange``), a
     /// different kind or indexes, or a pending ``willChangeValue(for:)`` of the key path inside it
-    /// (``KVOError/Reason/mismatchedChange``; the `willChange` is ended too), indexes the array does not have after an insertion or a replacement
-    /// (``KVOError/Reason/invalidIndexes``).
+    /// (``KVOError/Reason-swift.enum/mismatchedChange``; the `willChange` is ended too), indexes the array
+    /// does not have after an insertion or a replacement (``KVOError/Reason-swift.enum/invalidIndexes``).
     ///
     /// - Parameters:
     ///   - kind: The kind passed to `willChange`.
@@ -61,6 +62,7 @@ extension KeyValueObservable {
     ///   - keyPath: The key path passed to `willChange`.
     public func didChange<Element>(_ kind: KVOChangeKind, at indexes: IndexSet, for keyPath: KeyPath<Self, [Element]>) {
         kvoRegistrar.arrayDidChange(kind, at: indexes, of: self, keyPath: keyPath)
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.didSet, of: self, keyPath: keyPath) }
     }
 
     /// Runs `mutation` between ``willChange(_:at:for:)`` and ``didChange(_:at:for:)``, which always pair.

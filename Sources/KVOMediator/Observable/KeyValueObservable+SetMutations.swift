@@ -30,6 +30,7 @@ extension KeyValueObservable {
         using objects: Set<Element>,
         for keyPath: KeyPath<Self, Set<Element>>
     ) {
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.willSet, of: self, keyPath: keyPath) }
         kvoRegistrar.setWillChange(mutation, using: objects, of: self, keyPath: keyPath)
     }
 
@@ -45,8 +46,8 @@ extension KeyValueObservable {
     /// didChange(.set, using: ["a", "b"], for: \.tags)
     /// ```
     ///
-    /// With no matching `willChange` (``KVOError/Reason/unmatchedDidChange``) or a different one
-    /// (``KVOError/Reason/mismatchedChange``), nothing is announced and the error goes to
+    /// With no matching `willChange` (``KVOError/Reason-swift.enum/unmatchedDidChange``) or a different one
+    /// (``KVOError/Reason-swift.enum/mismatchedChange``), nothing is announced and the error goes to
     /// ``handleKVOError(_:)``.
     ///
     /// - Parameters:
@@ -59,6 +60,7 @@ extension KeyValueObservable {
         for keyPath: KeyPath<Self, Set<Element>>
     ) {
         kvoRegistrar.setDidChange(mutation, using: objects, of: self, keyPath: keyPath)
+        if Self._reportsToObservation { kvoRegistrar.reportManualChange(.didSet, of: self, keyPath: keyPath) }
     }
 
     /// Runs `body` between ``willChange(_:using:for:)`` and ``didChange(_:using:for:)``, which always pair.

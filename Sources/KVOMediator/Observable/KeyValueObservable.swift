@@ -166,7 +166,9 @@ extension KeyValueObservable {
     /// Reports a read of the value at `keyPath`, so that observations can depend on it.
     ///
     /// Call it at the start of the getter of a property with custom storage; `@Observed` properties
-    /// report their reads themselves. Outside an observation's evaluation it does nothing.
+    /// report their reads themselves. Outside an observation's evaluation it reports nothing to
+    /// KVOMediator; on a class that bridges to Swift's Observation it reports the read there (see
+    /// <doc:UsingKVOMediatorWithObservationAndSwiftUI>).
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.access(customStorage: keyPath, of: self)
         if Self._reportsToObservation, !kvoRegistrar._isEvaluatingOnThisThread {

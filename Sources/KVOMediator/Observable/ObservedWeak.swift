@@ -31,8 +31,12 @@
 ///
 /// The announcement is made on the thread where the referent deinitialises, synchronously, when its
 /// ``KVORegistrar`` does (when the object does, unless something else keeps its registrar), after the
-/// registrations on the referent itself have ended. Like any set, it is not ordered with a set of
-/// the same property made on another thread at the same moment.
+/// registrations on the referent itself have ended, and chains through the property re-read it there.
+/// So, as for two sets of one property, a set of the property on another thread at that moment is a
+/// data race: give the property one writer at a time, or make its referent die on the writer's thread.
+///
+/// On a class that bridges to Swift's Observation (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>),
+/// reads, sets and the referent's death are reported there too (a set by name, not).
 ///
 /// A record is a value: a ``KVOChange`` whose old or new value is the referent keeps it alive while
 /// the record is kept, and a `values(for: \.delegate)` stream keeps the referents it has buffered
@@ -85,25 +89,42 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
                     let field = storageOffset(storageKeyPath, of: object)
                     #endif
                     registrar._access(wrappedKeyPath, field: field, of: object)
+                    // A read of the library's own evaluation: not one for Observation to track.
+                    return object[keyPath: storageKeyPath].reference?.referent
                 }
+            }
+            if Object._reportsToObservation {
+                Object._observationAccess(of: object, keyPath: wrappedKeyPath, valueType: Referent?.self)
             }
             return object[keyPath: storageKeyPath].reference?.referent
         }
         set {
-            set(newValue, field: storageOffset(storageKeyPath, of: object), of: object)
+            let field = storageOffset(storageKeyPath, of: object)
+            if Object._reportsToObservation {
+                Object._withObservationMutation(of: object, keyPath: wrappedKeyPath, valueType: Referent?.self) {
+                    set(newValue, field: field, of: object, wrapped: wrappedKeyPath)
+                }
+            } else {
+                set(newValue, field: field, of: object, wrapped: wrappedKeyPath)
+            }
         }
     }
 
     /// Sets the storage at byte offset `field` of `object`, as the property's setter (and a set by
     /// name) does: a new referent gets a new link, and the old link ends when the store is made.
-    private static func set<Object: KeyValueObservable>(_ newValue: Referent?, field: Int, of object: Object) {
+    private static func set<Object: KeyValueObservable>(
+        _ newValue: Referent?,
+        field: Int,
+        of object: Object,
+        wrapped: AnyKeyPath?
+    ) {
         let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
             .assumingMemoryBound(to: Self.self)
         let current = storage.pointee.reference
         let oldValue = current?.referent
         let replacement: ObservedWeakReference<Referent>? =
             if let newValue, newValue !== oldValue {
-                ObservedWeakReference(newValue, holder: object, field: field)
+                ObservedWeakReference(newValue, holder: object, field: field, wrapped: wrapped)
             } else if newValue == nil {
                 nil
             } else {
@@ -147,7 +168,7 @@ extension ObservedWeak: ObservedStorage {
 
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
         guard let newValue = value as? Referent? else { return false }
-        set(newValue, field: field, of: object)
+        set(newValue, field: field, of: object, wrapped: nil)
         return true
     }
 }

@@ -38,10 +38,13 @@ class WeakLink: @unchecked Sendable {  // `state` is atomic; the rest is immutab
 final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservable>: WeakLink, @unchecked Sendable {
     private let holder: ObjectPin<Holder>
     private let field: Int
+    /// The property's key path, for a holder that bridges to Swift's Observation (nil: set by name).
+    private let wrapped: AnyKeyPath?
 
-    init(holder: Holder, field: Int) {
+    init(holder: Holder, field: Int, wrapped: AnyKeyPath?) {
         self.holder = ObjectPin(holder)
         self.field = field
+        self.wrapped = wrapped
     }
 
     deinit {
@@ -53,6 +56,16 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
     /// started deinitialising too, or has no observer.
     override func referentDidDeinit() {
         guard endForReferentDeath(), let holder = holder.load() else { return }
+        if Holder._reportsToObservation, let wrapped {
+            Holder._withObservationMutation(of: holder, keyPath: wrapped, valueType: Referent?.self) {
+                announce(on: holder)
+            }
+        } else {
+            announce(on: holder)
+        }
+    }
+
+    private func announce(on holder: Holder) {
         let registrar = holder.kvoRegistrar
         guard registrar._hasObservers else { return }
         let none: Referent? = nil
@@ -71,13 +84,14 @@ final class ObservedWeakReference<Referent: KeyValueObservable>: @unchecked Send
     weak let referent: Referent?
     private let link: WeakLink
 
-    /// Links `referent` to the property of `holder` whose storage is at byte offset `field`.
-    init<Holder: KeyValueObservable>(_ referent: Referent, holder: Holder, field: Int) {
+    /// Links `referent` to the property of `holder` whose storage is at byte offset `field` (and whose
+    /// key path is `wrapped`, when known).
+    init<Holder: KeyValueObservable>(_ referent: Referent, holder: Holder, field: Int, wrapped: AnyKeyPath?) {
         let registrar = referent.kvoRegistrar
         // A computed `kvoRegistrar` would drop the link at once, announcing a death that did not happen.
         registrar.verifyStored(in: referent)
         self.referent = referent
-        self.link = TypedWeakLink<Holder, Referent>(holder: holder, field: field)
+        self.link = TypedWeakLink<Holder, Referent>(holder: holder, field: field, wrapped: wrapped)
         registrar.addWeakLink(link)
     }
 

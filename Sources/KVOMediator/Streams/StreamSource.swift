@@ -98,6 +98,12 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
                     lock.unlock()
                     return continuation.resume(returning: nil)
                 }
+                // As `AsyncStream`'s: one consumer at a time (a second waiter would never be resumed).
+                precondition(
+                    waiter == nil,
+                    "KVOMediator: next() was called on a KVOAsyncSequence from two tasks at once; a sequence is "
+                        + "single-pass, iterated by one task. Make one sequence per consuming task."
+                )
                 waiter = continuation
                 lock.unlock()
             }

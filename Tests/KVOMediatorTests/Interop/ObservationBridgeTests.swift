@@ -48,6 +48,36 @@ import Testing
         #expect(observationFires(tracking: { _ = contact.address.city }, after: { oldAddress.city = "Rome" }) == 0)
     }
 
+    @Test func indexedAndSetMutationAnnouncementsByHandFire() {
+        let playlist = BridgedPlaylist()
+        #expect(observationFires(tracking: { _ = playlist.tracks }, after: { playlist.append("Intro") }) == 1)
+        #expect(playlist.tracks == ["Intro"])
+        #expect(observationFires(tracking: { _ = playlist.genres }, after: { playlist.addGenres(["jazz"]) }) == 1)
+        #expect(observationFires(tracking: { _ = playlist.tracks }, after: { playlist.addGenres(["folk"]) }) == 0)
+    }
+
+    @Test func aWeakPropertyFiresOnASetAndOnItsReferentsDeath() {
+        let playlist = BridgedPlaylist()
+        let first = BridgedAddress()
+        #expect(observationFires(tracking: { _ = playlist.delegate }, after: { playlist.delegate = first }) == 1)
+        weak var probe: BridgedAddress?
+        let fired = Recorded<Int>()
+        do {
+            let second = BridgedAddress()
+            probe = second
+            playlist.delegate = second
+            withObservationTracking {
+                _ = playlist.delegate?.city
+            } onChange: {
+                fired.append(1)
+            }
+        }
+        #expect(probe == nil)
+        #expect(fired.values.count == 1)
+        #expect(playlist.delegate == nil)
+        withExtendedLifetime(first) {}
+    }
+
     @Test func manualWillAndDidOfCustomStorageFire() {
         let contact = BridgedContact()
         #expect(observationFires(tracking: { _ = contact.note }, after: { contact.note = "met at the lab" }) == 1)

@@ -146,3 +146,26 @@ final class ObservationLoop: Sendable {
         }
     }
 }
+
+/// A bridged model whose collections are announced by hand (an array with custom storage, by index;
+/// a set, by set mutation) and whose `delegate` is an `@ObservedWeak` property.
+final class BridgedPlaylist: KeyValueObservable, Observable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    private var storedTracks: [String] = []
+    @Observed(automaticallyNotifies: false) var genres: Set<String> = []
+    @ObservedWeak var delegate: BridgedAddress?
+
+    /// Custom storage, changed in place and announced with indexes.
+    var tracks: [String] {
+        accessValue(for: \.tracks)
+        return storedTracks
+    }
+
+    func append(_ track: String) {
+        withChange(.insertion, at: [storedTracks.count], of: \.tracks) { storedTracks.append(track) }
+    }
+
+    func addGenres(_ added: Set<String>) {
+        withChange(.union, using: added, of: \.genres) { genres.formUnion(added) }
+    }
+}
