@@ -136,11 +136,11 @@ extension KVOInfo {
         let leafProperty = accesses.last?.wrapped.map(ObjectIdentifier.init)
         let cache = ChainShapeCache.shared
         if let known = cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) { return known }
+        // (Recording may find the key path ending at two properties: then it is not a chain. Its answer
+        // is the one to use, not a second look at the cache, which another thread's evaluation of another
+        // shape may have replaced meanwhile.)
         let isChain = readsChain(accesses) && valueIsLeafs()
-        cache.record(isChain, of: keyPath, shape: shape, leafProperty: leafProperty)
-        // (Recording may have found the key path ending at two properties: then it is not a chain.)
-        if isChain { return cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) ?? false }
-        return isChain
+        return cache.record(isChain, of: keyPath, shape: shape, leafProperty: leafProperty)
     }
 
     /// Whether `accesses` are the links of this registration's key path, in order, each an `@Observed`

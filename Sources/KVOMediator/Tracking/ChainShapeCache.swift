@@ -34,9 +34,15 @@ final class ChainShapeCache: Sendable {
         return known.shape == shape ? known.isChain : nil
     }
 
-    /// Records what an evaluation found; a chain ending at another property than an earlier chain
-    /// evaluation's makes the key path no chain for good (while it stays cached).
-    func record(_ isChain: Bool, of keyPath: AnyKeyPath, shape: UInt, leafProperty: ObjectIdentifier?) {
+    /// Records what an evaluation found, and returns what the key path is for this shape from now on:
+    /// a chain ending at another property than an earlier chain evaluation's makes the key path no
+    /// chain for good (while it stays cached).
+    ///
+    /// The answer is taken under the same lock as the record: the table keeps one shape per key path,
+    /// so reading it back afterwards could find another thread's evaluation of another shape of the
+    /// same literal (a broken chain, say) recorded meanwhile, or another key path in its place.
+    func record(_ isChain: Bool, of keyPath: AnyKeyPath, shape: UInt, leafProperty: ObjectIdentifier?) -> Bool {
+        var answer = false
         table.update(keyPath) { payload in
             var known = payload ?? Known()
             known.shape = shape
@@ -50,7 +56,9 @@ final class ChainShapeCache: Sendable {
                 }
             }
             payload = known
+            answer = known.isChain
         }
+        return answer
     }
 }
 
