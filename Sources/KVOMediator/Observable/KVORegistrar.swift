@@ -18,9 +18,9 @@ import Synchronization
 /// It has no public methods: ``Observed`` and the manual notification methods of
 /// ``KeyValueObservable`` drive it.
 public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`: guarded by `spinLock`; flags: atomic
-    @usableFromInline
     /// Not 0 while any registration depends on a slot of this object (a byte, not a `Bool`: the setter
     /// then tests it with one compare).
+    @usableFromInline
     let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
     private let storedVerified = Atomic<Bool>(false)

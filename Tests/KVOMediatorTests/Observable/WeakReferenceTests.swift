@@ -270,5 +270,7 @@ import Testing
                 "0.agent setting -→nil", "0.backup setting -→nil", "1.agent setting -→nil", "1.backup setting -→nil",
             ]
         )
+        // The holders must outlive the referent: an optimised build may end them after their last use.
+        withExtendedLifetime(consoles) {}
     }
 }
