@@ -14,15 +14,7 @@ extension KVORegistrar {
         let signature = CollectionChangeSignature.indexed(kind, indexes)
         let current = untracked { object[keyPath: keyPath] }
         if let problem = Self.indexProblem(kind, indexes, count: current.count, afterTheChange: false) {
-            let name = displayName(of: keyPath, on: object)
-            object.handleKVOError(
-                .invalidIndexes(
-                    call: signature.call("willChange", keyPath: name),
-                    problem: problem,
-                    keyPath: name,
-                    type: Object.self
-                )
-            )
+            reportInvalidIndexes(problem, call: "willChange", signature: signature, keyPath: keyPath, of: object)
             beginCollectionChange(
                 of: object,
                 keyPath: keyPath,
@@ -64,20 +56,31 @@ extension KVORegistrar {
         if kind != .removal {
             let current = untracked { object[keyPath: keyPath] }
             if let problem = Self.indexProblem(kind, indexes, count: current.count, afterTheChange: true) {
-                let name = displayName(of: keyPath, on: object)
-                object.handleKVOError(
-                    .invalidIndexes(
-                        call: signature.call("didChange", keyPath: name),
-                        problem: problem,
-                        keyPath: name,
-                        type: Object.self
-                    )
-                )
+                reportInvalidIndexes(problem, call: "didChange", signature: signature, keyPath: keyPath, of: object)
                 return
             }
             if !change.infos.isEmpty { inserted = indexes.map { current[$0] } }
         }
         endCollectionChange(change, of: object, kind: kind, indexes: indexes, inserted: inserted)
+    }
+
+    /// Reports indexes `problem` found in the `call` (`"willChange"` or `"didChange"`) of `signature`.
+    private func reportInvalidIndexes<Object: KeyValueObservable>(
+        _ problem: String,
+        call: String,
+        signature: CollectionChangeSignature,
+        keyPath: AnyKeyPath,
+        of object: Object
+    ) {
+        let name = displayName(of: keyPath, on: object)
+        object.handleKVOError(
+            .invalidIndexes(
+                call: signature.call(call, keyPath: name),
+                problem: problem,
+                keyPath: name,
+                type: Object.self
+            )
+        )
     }
 
     /// What is wrong with `indexes` for a change of `kind` of an array of `count` elements, before or
