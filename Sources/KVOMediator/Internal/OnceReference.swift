@@ -27,6 +27,13 @@ struct OnceReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
         return Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!).takeUnretainedValue()
     }
 
+    /// Whether an instance is stored.
+    @inlinable
+    @inline(__always)
+    var isStored: Bool {
+        bits.load(ordering: .acquiring) != 0
+    }
+
     /// Calls `body` with the stored instance, borrowed (no retain: this reference holds it), or returns
     /// nil while none is stored.
     @inlinable

@@ -4,18 +4,12 @@ import Synchronization
 /// The registrar's side of the bridge to Swift's Observation, for classes that conform to both
 /// ``KeyValueObservable`` and `Observable` (see `KeyValueObservable+Observation.swift`).
 extension KVORegistrar {
-    /// The object's part in Observation, made at the first call: for reads, which are what let
-    /// Observation start tracking the object.
-    @inlinable
-    var _observationBridge: ObservationBridge {
-        observationBridge.load() ?? _makeObservationBridge()
-    }
-
-    /// Makes the bridge, or takes the one another thread made first.
+    /// Makes the object's part in Observation, unless another thread made it first: at the first read
+    /// reported, since a read is what lets Observation start tracking the object.
     @usableFromInline
     @inline(never)
-    func _makeObservationBridge() -> ObservationBridge {
-        observationBridge.storeIfNil(ObservationBridge())
+    func _makeObservationBridge() {
+        _ = observationBridge.storeIfNil(ObservationBridge())
     }
 
     /// True while this thread evaluates a key path for KVOMediator: its reads are the library's own,
@@ -34,15 +28,17 @@ extension KVORegistrar {
         keyPath: KeyPath<Object, Value>
     ) {
         guard let bridge = observationBridge.load() else { return }
-        var keyPaths: [AnyKeyPath] = [keyPath]
+        var keyPaths: [(keyPath: AnyKeyPath, field: Int)] = [(keyPath, -1)]
         for access in accesses(readBy: keyPath, on: object) {
-            let slotKeyPath: AnyKeyPath? =
+            let slotKeyPath: (keyPath: AnyKeyPath, field: Int)? =
                 switch access.slot {
-                case .field: access.wrapped
-                case .keyPath(let customStorage): customStorage
+                case .field(let offset): access.wrapped.map { ($0, offset) }
+                case .keyPath(let customStorage): (customStorage, -1)
                 case .lifetime: nil
                 }
-            if let slotKeyPath, !keyPaths.contains(slotKeyPath) { keyPaths.append(slotKeyPath) }
+            if let slotKeyPath, !keyPaths.contains(where: { $0.keyPath == slotKeyPath.keyPath }) {
+                keyPaths.append(slotKeyPath)
+            }
         }
         bridge.report(event, of: object, at: keyPaths)
     }

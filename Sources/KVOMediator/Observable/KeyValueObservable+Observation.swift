@@ -13,13 +13,19 @@ extension KeyValueObservable {
 
     /// Nothing to report: the class does not conform to `Observable`.
     @inlinable
-    public static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type) {}
+    public static func _observationAccess<Value>(
+        of object: Self,
+        keyPath: AnyKeyPath,
+        field: Int,
+        valueType: Value.Type
+    ) {}
 
     /// Runs `mutation`: the class does not conform to `Observable`.
     @inlinable
     public static func _withObservationMutation<Value>(
         of object: Self,
         keyPath: AnyKeyPath,
+        field: Int,
         valueType: Value.Type,
         _ mutation: () -> Void
     ) {
@@ -35,10 +41,21 @@ extension KeyValueObservable where Self: Observable {
     /// Reports the read to the object's `ObservationRegistrar`, making it at the first read (a read is
     /// what lets an observation start).
     @inlinable
-    public static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, valueType: Value.Type) {
-        // The callers pass a `KeyPath<Self, Value>`, erased only to cross the requirement.
-        let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
-        object.kvoRegistrar._observationBridge.registrar.access(object, keyPath: keyPath)
+    public static func _observationAccess<Value>(
+        of object: Self,
+        keyPath: AnyKeyPath,
+        field: Int,
+        valueType: Value.Type
+    ) {
+        let registrar = object.kvoRegistrar
+        if _slowPath(!registrar.observationBridge.isStored) { registrar._makeObservationBridge() }
+        // Borrowed, not loaded: no retain and release of the bridge on each read.
+        _ = registrar.observationBridge.withInstance { bridge in
+            bridge.withCanonical(keyPath, field: field) { keyPath in
+                // The callers pass a `KeyPath<Self, Value>`, erased only to cross the requirement.
+                bridge.registrar.access(object, keyPath: ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self))
+            }
+        }
     }
 
     /// Runs `mutation` between the `willSet` and `didSet` of the object's `ObservationRegistrar`; with
@@ -47,14 +64,17 @@ extension KeyValueObservable where Self: Observable {
     public static func _withObservationMutation<Value>(
         of object: Self,
         keyPath: AnyKeyPath,
+        field: Int,
         valueType: Value.Type,
         _ mutation: () -> Void
     ) {
         let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
-            let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
-            bridge.registrar.willSet(object, keyPath: keyPath)
-            mutation()
-            bridge.registrar.didSet(object, keyPath: keyPath)
+            bridge.withCanonical(keyPath, field: field) { keyPath in
+                let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
+                bridge.registrar.willSet(object, keyPath: keyPath)
+                mutation()
+                bridge.registrar.didSet(object, keyPath: keyPath)
+            }
         }
         if reported == nil { mutation() }
     }

@@ -12,16 +12,31 @@ final class ObservationBridge: Sendable {
     @usableFromInline
     let registrar = ObservationRegistrar()
 
+    /// The one key path object reported for each stored property, so that Observation's comparisons
+    /// of key paths take their identity fast path.
+    @usableFromInline
+    let keyPaths = CanonicalKeyPaths()
+
     @usableFromInline
     init() {}
 
-    /// Reports `event` of `object` at each of `keyPaths`, whatever their root and value types, for the
-    /// paths that know a key path only as `AnyKeyPath` (manual notifications, which name what they
-    /// change by the slots it reads). A key path whose root is not `Observable` is skipped: no read of
-    /// it was reported.
-    func report(_ event: ObservationEvent, of object: AnyObject, at keyPaths: [AnyKeyPath]) {
-        for keyPath in keyPaths {
-            (keyPath as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
+    /// Calls `body` with the key path to report for the stored property at byte offset `field` (one
+    /// object per property, whichever call site reports it), or with `keyPath` itself for a negative
+    /// `field` (custom storage).
+    @inlinable
+    @inline(__always)
+    func withCanonical<Result>(_ keyPath: AnyKeyPath, field: Int, _ body: (AnyKeyPath) -> Result) -> Result {
+        field < 0 ? body(keyPath) : keyPaths.withCanonical(keyPath, field: field, body)
+    }
+
+    /// Reports `event` of `object` at each key path of `reported`, whatever their root and value types,
+    /// for the paths that know a key path only as `AnyKeyPath` (manual notifications, which name what
+    /// they change by the slots it reads). `field` is an `@Observed` property's byte offset, -1 for other
+    /// key paths. A key path whose root is not `Observable` is skipped: no read of it was reported.
+    func report(_ event: ObservationEvent, of object: AnyObject, at reported: [(keyPath: AnyKeyPath, field: Int)]) {
+        for (keyPath, field) in reported {
+            let canonical = field < 0 ? keyPath : keyPaths.canonical(keyPath, field: field)
+            (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
         }
     }
 }

@@ -68,16 +68,7 @@ public struct Observed<Value> {
             if _slowPath(KVORegistrar._isTracking) {
                 let registrar = object.kvoRegistrar
                 if registrar._isTrackingOnThisThread {
-                    // `_field` takes the storage's address: a constant once optimised, but unoptimised a
-                    // modifying access, which must not overlap another thread's (a data race to TSan):
-                    // serialised in debug builds only.
-                    #if DEBUG
-                    KVORegistrar._beginLocatingField()
-                    let field = _field(storageKeyPath, of: object)
-                    KVORegistrar._endLocatingField()
-                    #else
-                    let field = _field(storageKeyPath, of: object)
-                    #endif
+                    let field = _storageOffsetForReading(storageKeyPath, of: object)
                     registrar._access(wrappedKeyPath, field: field, of: object)
                     // A read of the library's own evaluation: not one for Observation to track.
                     return object[keyPath: storageKeyPath].value
@@ -85,7 +76,12 @@ public struct Observed<Value> {
             }
             // Nothing unless the class bridges to Observation (a constant; see KeyValueObservable+Observation).
             if Object._reportsToObservation {
-                Object._observationAccess(of: object, keyPath: wrappedKeyPath, valueType: Value.self)
+                Object._observationAccess(
+                    of: object,
+                    keyPath: wrappedKeyPath,
+                    field: _storageOffsetForReading(storageKeyPath, of: object),
+                    valueType: Value.self
+                )
             }
             return object[keyPath: storageKeyPath].value
         }
@@ -93,7 +89,12 @@ public struct Observed<Value> {
             // Told to Observation around the set if the class bridges to it (a constant false otherwise), unless
             // the owner announces this property's changes by hand (then its will/did report them).
             if Object._reportsToObservation, object[keyPath: storageKeyPath].automaticallyNotifies {
-                Object._withObservationMutation(of: object, keyPath: wrappedKeyPath, valueType: Value.self) {
+                Object._withObservationMutation(
+                    of: object,
+                    keyPath: wrappedKeyPath,
+                    field: _field(storageKeyPath, of: object),
+                    valueType: Value.self
+                ) {
                     _set(newValue, of: object, storage: storageKeyPath)
                 }
             } else {
@@ -168,8 +169,7 @@ public struct Observed<Value> {
         _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
         of object: Object
     ) -> Int {
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+        _storageOffset(storageKeyPath, of: object)
     }
 }
 

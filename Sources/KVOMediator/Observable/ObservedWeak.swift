@@ -80,28 +80,31 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
             if _slowPath(KVORegistrar._isTracking) {
                 let registrar = object.kvoRegistrar
                 if registrar._isTrackingOnThisThread {
-                    // As `Observed`'s getter: locating the storage is a modifying access when unoptimised.
-                    #if DEBUG
-                    KVORegistrar._beginLocatingField()
-                    let field = storageOffset(storageKeyPath, of: object)
-                    KVORegistrar._endLocatingField()
-                    #else
-                    let field = storageOffset(storageKeyPath, of: object)
-                    #endif
+                    let field = _storageOffsetForReading(storageKeyPath, of: object)
                     registrar._access(wrappedKeyPath, field: field, of: object)
                     // A read of the library's own evaluation: not one for Observation to track.
                     return object[keyPath: storageKeyPath].reference?.referent
                 }
             }
             if Object._reportsToObservation {
-                Object._observationAccess(of: object, keyPath: wrappedKeyPath, valueType: Referent?.self)
+                Object._observationAccess(
+                    of: object,
+                    keyPath: wrappedKeyPath,
+                    field: _storageOffsetForReading(storageKeyPath, of: object),
+                    valueType: Referent?.self
+                )
             }
             return object[keyPath: storageKeyPath].reference?.referent
         }
         set {
-            let field = storageOffset(storageKeyPath, of: object)
+            let field = _storageOffset(storageKeyPath, of: object)
             if Object._reportsToObservation {
-                Object._withObservationMutation(of: object, keyPath: wrappedKeyPath, valueType: Referent?.self) {
+                Object._withObservationMutation(
+                    of: object,
+                    keyPath: wrappedKeyPath,
+                    field: field,
+                    valueType: Referent?.self
+                ) {
                     set(newValue, field: field, of: object, wrapped: wrappedKeyPath)
                 }
             } else {
@@ -145,15 +148,6 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
                 }
             }
         }
-    }
-
-    /// The byte offset of the storage at `storageKeyPath` in `object`, which names the property's slot.
-    private static func storageOffset<Object: AnyObject>(
-        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
-        of object: Object
-    ) -> Int {
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
     }
 }
 

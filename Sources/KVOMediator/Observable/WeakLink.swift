@@ -57,7 +57,7 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
     override func referentDidDeinit() {
         guard endForReferentDeath(), let holder = holder.load() else { return }
         if Holder._reportsToObservation, let wrapped {
-            Holder._withObservationMutation(of: holder, keyPath: wrapped, valueType: Referent?.self) {
+            Holder._withObservationMutation(of: holder, keyPath: wrapped, field: field, valueType: Referent?.self) {
                 announce(on: holder)
             }
         } else {

@@ -196,3 +196,43 @@ import Testing
         #expect(observationFires(tracking: { _ = square.width }, after: { square.width = 2 }) == 0)
     }
 }
+
+/// Observation is told one key path object per property (the bridge's table), and every property of a
+/// class with more than the table holds is still tracked.
+@Suite struct ObservationBridgeKeyPathTests {
+    @Test func eachOfTwentyPropertiesFiresForItsOwnSetOnly() {
+        let wide = BridgedWide()
+        for (index, property) in BridgedWide.properties.enumerated() {
+            #expect(
+                observationFires(tracking: { _ = wide[keyPath: property] }, after: { wide[keyPath: property] = 1 }) == 1
+            )
+            let other = BridgedWide.properties[(index + 1) % BridgedWide.properties.count]
+            #expect(
+                observationFires(tracking: { _ = wide[keyPath: property] }, after: { wide[keyPath: other] = 2 }) == 0
+            )
+        }
+    }
+
+    @Test func firstReadsOfTwoPropertiesOnTwoThreadsAreEachTracked() {
+        for _ in 0..<200 {
+            let wide = BridgedWide()
+            let fired = CallTally()
+            let ready = DispatchGroup()
+            for property in [\BridgedWide.p3, \BridgedWide.p4] {
+                ready.enter()
+                Thread {
+                    withObservationTracking {
+                        _ = wide[keyPath: property]
+                    } onChange: {
+                        fired.record()
+                    }
+                    ready.leave()
+                }.start()
+            }
+            ready.wait()
+            wide.p3 = 1
+            wide.p4 = 1
+            #expect(fired.count == 2)
+        }
+    }
+}

@@ -169,3 +169,33 @@ final class BridgedPlaylist: KeyValueObservable, Observable, @unchecked Sendable
         withChange(.union, using: added, of: \.genres) { genres.formUnion(added) }
     }
 }
+
+/// A bridged class with more stored properties than the bridge keeps one key path object for (16).
+final class BridgedWide: KeyValueObservable, Observable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var p0 = 0
+    @Observed var p1 = 0
+    @Observed var p2 = 0
+    @Observed var p3 = 0
+    @Observed var p4 = 0
+    @Observed var p5 = 0
+    @Observed var p6 = 0
+    @Observed var p7 = 0
+    @Observed var p8 = 0
+    @Observed var p9 = 0
+    @Observed var p10 = 0
+    @Observed var p11 = 0
+    @Observed var p12 = 0
+    @Observed var p13 = 0
+    @Observed var p14 = 0
+    @Observed var p15 = 0
+    @Observed var p16 = 0
+    @Observed var p17 = 0
+    @Observed var p18 = 0
+    @Observed var p19 = 0
+
+    nonisolated(unsafe) static let properties: [ReferenceWritableKeyPath<BridgedWide, Int>] = [
+        \.p0, \.p1, \.p2, \.p3, \.p4, \.p5, \.p6, \.p7, \.p8, \.p9,
+        \.p10, \.p11, \.p12, \.p13, \.p14, \.p15, \.p16, \.p17, \.p18, \.p19,
+    ]
+}

@@ -1,0 +1,26 @@
+/// The byte offset of the storage at `storageKeyPath` in `object`, which names an observed property's
+/// slot: a constant once optimised. Unsafe: it takes the storage's address.
+@inlinable
+@inline(__always)
+func _storageOffset<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+}
+
+/// `_storageOffset` for a getter. Unoptimised, taking the storage's address is a modifying access, which
+/// must not overlap another thread's read (a data race to TSan): debug builds serialise it.
+@inlinable
+@inline(__always)
+func _storageOffsetForReading<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    #if DEBUG
+    KVORegistrar._beginLocatingField()
+    defer { KVORegistrar._endLocatingField() }
+    #endif
+    return _storageOffset(storageKeyPath, of: object)
+}
