@@ -69,12 +69,12 @@ extension KeyValueObservable where Self: Observable {
         _ mutation: () -> Void
     ) {
         let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
-            bridge.withCanonical(keyPath, field: field) { keyPath in
-                let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
-                bridge.registrar.willSet(object, keyPath: keyPath)
-                mutation()
-                bridge.registrar.didSet(object, keyPath: keyPath)
-            }
+            // The setter's own key path, which reads then report too.
+            if field >= 0 { bridge.keyPaths.register(keyPath, field: field) }
+            let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
+            bridge.registrar.willSet(object, keyPath: keyPath)
+            mutation()
+            bridge.registrar.didSet(object, keyPath: keyPath)
         }
         if reported == nil { mutation() }
     }

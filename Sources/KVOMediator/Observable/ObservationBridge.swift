@@ -20,9 +20,9 @@ final class ObservationBridge: Sendable {
     @usableFromInline
     init() {}
 
-    /// Calls `body` with the key path to report for the stored property at byte offset `field` (one
-    /// object per property, whichever call site reports it), or with `keyPath` itself for a negative
-    /// `field` (custom storage).
+    /// Calls `body` with the key path to report for a read of the stored property at byte offset `field`:
+    /// the one its setter reports, once registered (see `CanonicalKeyPaths`), else `keyPath` itself, as
+    /// for a negative `field` (custom storage).
     @inlinable
     @inline(__always)
     func withCanonical<Result>(_ keyPath: AnyKeyPath, field: Int, _ body: (AnyKeyPath) -> Result) -> Result {

@@ -3,32 +3,44 @@ import Testing
 
 @testable import KVOMediator
 
-/// The bridge's table of one key path object per stored property: the first given for a property is
-/// the one returned for it after, whichever equal key path a later call site gives.
+/// The bridge's table of one key path object per stored property: the first a setter registers for a
+/// property is the one reads report for it after, whichever equal key path they were given.
 @Suite struct CanonicalKeyPathsTests {
-    @Test func theFirstKeyPathGivenForAPropertyIsReturnedForEveryLaterEqualOne() {
+    @Test func aReadReportsItsOwnKeyPathUntilASetRegistersOne() {
+        let table = CanonicalKeyPaths()
+        let read = freshKeyPath()
+        let set = freshKeyPath()
+        #expect(read == set && read !== set)
+        #expect(table.canonical(read, field: 16) === read)
+        table.register(set, field: 16)
+        #expect(table.canonical(read, field: 16) === set)
+        #expect(table.withCanonical(read, field: 16) { $0 } === set)
+    }
+
+    @Test func theFirstKeyPathRegisteredForAPropertyStays() {
         let table = CanonicalKeyPaths()
         let first = freshKeyPath()
-        let later = freshKeyPath()
-        #expect(first == later && first !== later)
-        #expect(table.canonical(first, field: 16) === first)
-        #expect(table.canonical(later, field: 16) === first)
-        #expect(table.withCanonical(later, field: 16) { $0 } === first)
+        table.register(first, field: 16)
+        table.register(freshKeyPath(), field: 16)
+        #expect(table.canonical(freshKeyPath(), field: 16) === first)
     }
 
     @Test func eachPropertyKeepsItsOwnKeyPath() {
         let table = CanonicalKeyPaths()
         let fields = [16, 24, 32, 16 + 8 * 16]  // The last shares the first's first slot to look in.
-        let firsts = fields.map { _ in freshKeyPath() }
-        for (field, keyPath) in zip(fields, firsts) { #expect(table.canonical(keyPath, field: field) === keyPath) }
-        for (field, keyPath) in zip(fields, firsts) {
+        let registered = fields.map { _ in freshKeyPath() }
+        for (field, keyPath) in zip(fields, registered) { table.register(keyPath, field: field) }
+        for (field, keyPath) in zip(fields, registered) {
             #expect(table.withCanonical(freshKeyPath(), field: field) { $0 } === keyPath)
         }
+        let unregistered = freshKeyPath()
+        #expect(table.canonical(unregistered, field: 24 + 8 * 16) === unregistered)
     }
 
     @Test func beyondSixteenPropertiesEachCallSiteKeepsItsOwnKeyPath() {
         let table = CanonicalKeyPaths()
-        for index in 0..<16 { _ = table.canonical(freshKeyPath(), field: 8 * index) }
+        for index in 0..<16 { table.register(freshKeyPath(), field: 8 * index) }
+        table.register(freshKeyPath(), field: 8 * 16)
         let own = freshKeyPath()
         #expect(table.canonical(own, field: 8 * 16) === own)
         #expect(table.withCanonical(own, field: 8 * 16) { $0 } === own)
@@ -40,29 +52,29 @@ import Testing
             let table = CanonicalKeyPaths()
             let keyPath = freshKeyPath()
             probe = keyPath
-            _ = table.canonical(keyPath, field: 8)
+            table.register(keyPath, field: 8)
             #expect(probe != nil)
         }
         #expect(probe == nil)
     }
 
-    @Test func threadsRacingForOnePropertyAgreeOnceItIsStored() {
+    @Test func threadsRacingToRegisterOnePropertyLeaveOneOfTheirKeyPaths() {
         for _ in 0..<200 {
             let box = TableBox()
             let given = (0..<4).map { _ in freshKeyPath() }
-            let returned = Recorded<ObjectIdentifier>()
-            let threads = given.map { keyPath in
+            let done = DispatchGroup()
+            for keyPath in given {
                 let sent = UncheckedSendable(keyPath)
-                return Thread { returned.append(ObjectIdentifier(box.table.canonical(sent.value, field: 40))) }
+                done.enter()
+                Thread {
+                    box.table.register(sent.value, field: 40)
+                    _ = box.table.canonical(freshKeyPath(), field: 40)
+                    done.leave()
+                }.start()
             }
-            for thread in threads { thread.start() }
-            while returned.values.count < given.count { usleep(50) }
-            // A thread that found the slot claimed before its key path was stored reports its own; each
-            // reports either its own or the winner's, and every call after gets the winner's.
-            let stored = ObjectIdentifier(box.table.canonical(freshKeyPath(), field: 40))
-            #expect(given.contains { ObjectIdentifier($0) == stored })
-            #expect(returned.values.contains(stored))
-            for result in returned.values { #expect(given.contains { ObjectIdentifier($0) == result }) }
+            done.wait()
+            let stored = box.table.canonical(freshKeyPath(), field: 40)
+            #expect(given.contains { $0 === stored })
         }
     }
 }
