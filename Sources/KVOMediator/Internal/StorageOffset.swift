@@ -24,3 +24,20 @@ func _storageOffsetForReading<Object: AnyObject, Storage>(
     #endif
     return _storageOffset(storageKeyPath, of: object)
 }
+
+/// `_storageOffset` for the bridge to Observation, which keys its table of key paths by it (see
+/// `CanonicalKeyPaths`): -1, no key, unoptimised, where taking the storage's address is a modifying
+/// access that a getter's or setter's report would overlap with other threads' reads and sets. The
+/// table only makes Observation's comparisons faster.
+@inlinable
+@inline(__always)
+func _storageOffsetForBridge<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    #if DEBUG
+    return -1
+    #else
+    return _storageOffset(storageKeyPath, of: object)
+    #endif
+}

@@ -79,7 +79,7 @@ public struct Observed<Value> {
                 Object._observationAccess(
                     of: object,
                     keyPath: wrappedKeyPath,
-                    field: _storageOffsetForReading(storageKeyPath, of: object),
+                    field: _storageOffsetForBridge(storageKeyPath, of: object),
                     valueType: Value.self
                 )
             }
@@ -92,7 +92,7 @@ public struct Observed<Value> {
                 Object._withObservationMutation(
                     of: object,
                     keyPath: wrappedKeyPath,
-                    field: _field(storageKeyPath, of: object),
+                    field: _storageOffsetForBridge(storageKeyPath, of: object),
                     valueType: Value.self
                 ) {
                     _set(newValue, of: object, storage: storageKeyPath)

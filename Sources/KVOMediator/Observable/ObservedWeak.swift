@@ -90,7 +90,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
                 Object._observationAccess(
                     of: object,
                     keyPath: wrappedKeyPath,
-                    field: _storageOffsetForReading(storageKeyPath, of: object),
+                    field: _storageOffsetForBridge(storageKeyPath, of: object),
                     valueType: Referent?.self
                 )
             }
