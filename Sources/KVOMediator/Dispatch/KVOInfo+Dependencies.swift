@@ -17,13 +17,19 @@ extension KVOInfo {
     /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
     /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
     func subscribeLocked(_ access: Access) {
-        let registrarID = ObjectIdentifier(access.registrar)
-        for index in dependencies.indices
-        where dependencies[index].registrarID == registrarID && sameSlot(dependencies[index].slot, access.slot) {
-            return
-        }
+        if lists(Unmanaged.passUnretained(access.registrar).toOpaque(), access.slot) { return }
         dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
         access.registrar.add(self, for: access)
+    }
+
+    /// Whether `slot` of the registrar at `registrar` is a dependency. Under the striped lock.
+    @inline(__always)
+    private func lists(_ registrar: UnsafeMutableRawPointer, _ slot: SlotKey) -> Bool {
+        for index in dependencies.indices
+        where dependencies[index].registrar.toOpaque() == registrar && sameSlot(dependencies[index].slot, slot) {
+            return true
+        }
+        return false
     }
 
     /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did: drops
@@ -48,15 +54,22 @@ extension KVOInfo {
             let readsRoot = accesses.contains(registrar: root)
             dependencies.removeAll { dependency in
                 let kept =
-                    dependency.slot == .lifetime
-                    ? !readsRoot : accesses.contains(registrar: dependency.registrar.toOpaque(), slot: dependency.slot)
+                    if case .lifetime = dependency.slot {
+                        !readsRoot
+                    } else {
+                        accesses.contains(registrar: dependency.registrar.toOpaque(), slot: dependency.slot)
+                    }
                 if !kept, let registrar = dependency.retainedRegistrar() {
                     registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
                     held.append(registrar)
                 }
                 return !kept
             }
-            for index in accesses.indices { subscribeLocked(accesses[index]) }
+            // (Checked in place first: passing a read copies it, retaining its references.)
+            for index in accesses.indices
+            where !lists(Unmanaged.passUnretained(accesses[index].registrar).toOpaque(), accesses[index].slot) {
+                subscribeLocked(accesses[index])
+            }
             orderLikeReads(accesses)
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
