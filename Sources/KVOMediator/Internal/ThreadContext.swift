@@ -66,6 +66,18 @@ final class ThreadContext {
         return context
     }
 
+    /// Whether this thread has a tracker installed, with no reference counting.
+    static var isTracking: Bool {
+        guard let pointer = pthread_getspecific(key) else { return false }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.tracker != nil }
+    }
+
+    /// This thread's tracker, if it has one (its context used with no reference counting).
+    static var currentTracker: AccessTracker? {
+        guard let pointer = pthread_getspecific(key) else { return nil }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.tracker }
+    }
+
     /// This thread's context if it has one; never allocates.
     static var currentIfPresent: ThreadContext? {
         guard let pointer = pthread_getspecific(key) else { return nil }

@@ -125,9 +125,12 @@ final class AccessTracker {
     /// allocates nothing: a tracker and its array cost about 1,000 instructions to make and free),
     /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.
     static func reused(subscribing registration: KVOInfo) -> AccessTracker {
-        let context = ThreadContext.current
-        guard let spare = context.spareTracker else { return AccessTracker(subscribing: registration) }
-        context.spareTracker = nil
+        // (The thread's key holds its context: used with no reference counting.)
+        let spare: AccessTracker? = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            defer { context.spareTracker = nil }
+            return context.spareTracker
+        }
+        guard let spare else { return AccessTracker(subscribing: registration) }
         spare.registration = registration
         return spare
     }
@@ -140,19 +143,23 @@ final class AccessTracker {
         if !declaredReads.isEmpty { declaredReads.removeAll(keepingCapacity: true) }
         readCount = 0
         registration = nil
-        let context = ThreadContext.current
-        if context.spareTracker == nil { context.spareTracker = self }
+        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            if context.spareTracker == nil { context.spareTracker = self }
+        }
     }
 
     /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let context = ThreadContext.current
-        let previous = context.tracker
-        context.tracker = self
+        // (The thread's key holds its context: used with no reference counting.)
+        let context = ThreadContext.currentUnmanaged
+        let previous = context._withUnsafeGuaranteedRef { context in
+            defer { context.tracker = self }
+            return context.tracker
+        }
         trackersRunning.wrappingAdd(1, ordering: .relaxed)
         defer {
             trackersRunning.wrappingSubtract(1, ordering: .relaxed)
-            context.tracker = previous
+            context._withUnsafeGuaranteedRef { $0.tracker = previous }
         }
         return try body()
     }
@@ -174,7 +181,9 @@ let trackersRunning = Atomic<Int>(0)
 
 /// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
 func untracked<Result>(_ body: () -> Result) -> Result {
-    guard let context = ThreadContext.currentIfPresent, let tracker = context.tracker else { return body() }
+    guard ThreadContext.isTracking else { return body() }
+    let context = ThreadContext.current
+    let tracker = context.tracker
     context.tracker = nil
     defer { context.tracker = tracker }
     return body()
