@@ -42,16 +42,6 @@ extension KVORegistrar {
         }
     }
 
-    /// ``announceBefore(to:direct:)`` and ``announceAfter(to:captured:direct:)`` for the one
-    /// registration of a set slot, which re-reads its key path: no array of what it captured (an
-    /// allocation and its release, about 600 instructions a set).
-    @inline(__always)
-    func announceEvaluated(to info: KVOInfo, store: () -> Void) {
-        let captured = info.captureBeforeChange()
-        store()
-        info.changeEvaluated(captured: captured)
-    }
-
     /// The registrations on `slot`.
     func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
         withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
