@@ -102,7 +102,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return
         }
         let ticket = nextTicket()
-        let tracker = AccessTracker(subscribing: self)
+        let tracker = AccessTracker.reused(subscribing: self)
+        defer { tracker.recycle() }
         let value = tracker.run { evaluate(object, tracker) }
         let accesses = tracker.accesses
         guard !accesses.isEmpty else {
