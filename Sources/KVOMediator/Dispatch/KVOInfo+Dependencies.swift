@@ -17,10 +17,19 @@ extension KVOInfo {
     /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
     /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
     func subscribeLocked(_ access: Access) {
-        let registrarID = ObjectIdentifier(access.registrar)
-        if dependencies.contains(where: { $0.registrarID == registrarID && $0.slot == access.slot }) { return }
+        if lists(Unmanaged.passUnretained(access.registrar).toOpaque(), access.slot) { return }
         dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
         access.registrar.add(self, for: access)
+    }
+
+    /// Whether `slot` of the registrar at `registrar` is a dependency. Under the striped lock.
+    @inline(__always)
+    private func lists(_ registrar: UnsafeMutableRawPointer, _ slot: SlotKey) -> Bool {
+        for index in dependencies.indices
+        where dependencies[index].registrar.toOpaque() == registrar && sameSlot(dependencies[index].slot, slot) {
+            return true
+        }
+        return false
     }
 
     /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did: drops
@@ -42,13 +51,13 @@ extension KVOInfo {
         } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
             let root = rootRegistrar.toOpaque()
-            let readsRoot = accesses.contains { Unmanaged.passUnretained($0.registrar).toOpaque() == root }
+            let readsRoot = accesses.contains(registrar: root)
             dependencies.removeAll { dependency in
                 let kept =
-                    dependency.slot == .lifetime
-                    ? !readsRoot
-                    : accesses.contains {
-                        ObjectIdentifier($0.registrar) == dependency.registrarID && $0.slot == dependency.slot
+                    if case .lifetime = dependency.slot {
+                        !readsRoot
+                    } else {
+                        accesses.contains(registrar: dependency.registrar.toOpaque(), slot: dependency.slot)
                     }
                 if !kept, let registrar = dependency.retainedRegistrar() {
                     registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
@@ -56,7 +65,11 @@ extension KVOInfo {
                 }
                 return !kept
             }
-            for access in accesses { subscribeLocked(access) }
+            // (Checked in place first: passing a read copies it, retaining its references.)
+            for index in accesses.indices
+            where !lists(Unmanaged.passUnretained(accesses[index].registrar).toOpaque(), accesses[index].slot) {
+                subscribeLocked(accesses[index])
+            }
             orderLikeReads(accesses)
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
@@ -72,13 +85,7 @@ extension KVOInfo {
     /// named, and told from a computed property, by its links in order. Under the striped lock.
     private func orderLikeReads(_ accesses: [Access]) {
         // Usually in order already (new reads are appended as they happen): nothing to allocate.
-        if dependencies.count == accesses.count,
-            zip(dependencies, accesses).allSatisfy({
-                $0.registrarID == ObjectIdentifier($1.registrar) && $0.slot == $1.slot
-            })
-        {
-            return
-        }
+        if dependencies.count == accesses.count, dependenciesMatch(accesses) { return }
         var ordered = InlineList<Dependency>()
         for access in accesses {
             let id = ObjectIdentifier(access.registrar)
@@ -102,15 +109,20 @@ extension KVOInfo {
     /// Whether the dependencies are exactly `accesses`, in order, and these read the root object (so
     /// no lifetime dependency is wanted): nothing to drop or add. Under the striped lock.
     private func readTheSame(as accesses: [Access]) -> Bool {
-        guard dependencies.count == accesses.count else { return false }
-        let root = rootRegistrar.toOpaque()
-        guard accesses.contains(where: { Unmanaged.passUnretained($0.registrar).toOpaque() == root }) else {
-            return false
-        }
-        for (dependency, access) in zip(dependencies, accesses) {
-            guard dependency.registrarID == ObjectIdentifier(access.registrar), dependency.slot == access.slot else {
-                return false
-            }
+        dependencies.count == accesses.count && accesses.contains(registrar: rootRegistrar.toOpaque())
+            && dependenciesMatch(accesses)
+    }
+
+    /// Whether the first dependencies are `accesses`, in order (compared in place, with no copy of a
+    /// read: a copy retains its references). Under the striped lock.
+    @inline(__always)
+    private func dependenciesMatch(_ accesses: [Access]) -> Bool {
+        guard dependencies.count >= accesses.count else { return false }
+        for index in accesses.indices {
+            let dependency = dependencies[index]
+            guard dependency.registrar.toOpaque() == Unmanaged.passUnretained(accesses[index].registrar).toOpaque(),
+                sameSlot(dependency.slot, accesses[index].slot)
+            else { return false }
         }
         return true
     }
@@ -122,18 +134,36 @@ extension KVOInfo {
     /// worked out once per key path and properties read (``ChainShapeCache``): from the types, and
     /// then `valueIsLeafs()` checks that the value read is the last link's (a computed property
     /// reading the same links may transform it).
+    ///
+    /// A shape whose types show it is no chain is remembered in ``KVOInfo/leaf`` itself
+    /// (``noChainKey(_:)``): a computed property's next evaluation, reading the same, then answers at
+    /// once (the shared cache's lock and lookup cost about 300 instructions).
     final func leafKey(of accesses: [Access], valueIsLeafs: () -> Bool) -> UInt {
-        guard let last = accesses.last, case .field(let field) = last.slot else { return 0 }
-        return isChain(reading: accesses, valueIsLeafs: valueIsLeafs)
-            ? KVOInfo.leafKey(last.registrar, field: field) : 0
+        guard let last = accesses.indices.last, case .field(let field) = accesses[last].slot else { return 0 }
+        guard stringKeyPath == nil else {
+            return readsChain(accesses) ? KVOInfo.leafKey(accesses[last].registrar, field: field) : 0
+        }
+        let shape = ChainShapeCache.shape(of: accesses)
+        let noChain = KVOInfo.noChainKey(shape)
+        if leaf.load(ordering: .relaxed) == noChain { return noChain }
+        if isChain(reading: accesses, shape: shape, valueIsLeafs: valueIsLeafs) {
+            return KVOInfo.leafKey(accesses[last].registrar, field: field)
+        }
+        // (Only the types' answer is remembered: a value's may differ in another evaluation.)
+        return readsChain(accesses) ? 0 : noChain
+    }
+
+    /// What ``KVOInfo/leaf`` holds for no leaf, once the properties read (their `shape`) are known by
+    /// their types to be no chain of this key path. It is no slot's key: a key's bit 16 is the
+    /// registrar's address's bit 0, which is 0 (objects are 16-byte aligned).
+    static func noChainKey(_ shape: UInt) -> UInt {
+        shape | 1 &<< 16
     }
 
     /// Whether the key path is a chain when it reads `accesses` (per key path object, in
     /// ``ChainShapeCache``, for typed key paths).
-    private func isChain(reading accesses: [Access], valueIsLeafs: () -> Bool) -> Bool {
-        guard stringKeyPath == nil else { return readsChain(accesses) }
-        let shape = ChainShapeCache.shape(of: accesses)
-        let leafProperty = accesses.last?.wrapped.map(ObjectIdentifier.init)
+    private func isChain(reading accesses: [Access], shape: UInt, valueIsLeafs: () -> Bool) -> Bool {
+        let leafProperty = accesses[accesses.count - 1].wrapped.map(ObjectIdentifier.init)
         let cache = ChainShapeCache.shared
         if let known = cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) { return known }
         // (Recording may find the key path ending at two properties: then it is not a chain. Its answer

@@ -233,4 +233,11 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
     func changeEvaluated(captured: CapturedValue) {}
+
+    /// A change by `store` of a slot this registration re-reads: the three steps above, in order.
+    func changeAround(store: () -> Void) {
+        let captured = captureBeforeChange()
+        store()
+        changeEvaluated(captured: captured)
+    }
 }

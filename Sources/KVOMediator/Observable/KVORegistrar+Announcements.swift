@@ -42,6 +42,11 @@ extension KVORegistrar {
         }
     }
 
+    /// The registrations on `slot`.
+    func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
+        withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
+    }
+
     /// The reads of this object's slots that evaluating `keyPath` makes (its own slots, found by probing).
     func accesses<Object: KeyValueObservable, Value>(
         readBy keyPath: KeyPath<Object, Value>,

@@ -26,6 +26,30 @@ struct Access {
     var object: AnyObject? = nil
 }
 
+extension [Access] {
+    /// Whether one of the reads is of `slot` of the registrar at `registrar` (compared in place: a copy
+    /// of a read retains its references).
+    @inline(__always)
+    func contains(registrar: UnsafeMutableRawPointer, slot: SlotKey) -> Bool {
+        for index in indices
+        where Unmanaged.passUnretained(self[index].registrar).toOpaque() == registrar
+            && sameSlot(self[index].slot, slot)
+        {
+            return true
+        }
+        return false
+    }
+
+    /// Whether one of the reads is of a slot of the registrar at `registrar`.
+    @inline(__always)
+    func contains(registrar: UnsafeMutableRawPointer) -> Bool {
+        for index in indices where Unmanaged.passUnretained(self[index].registrar).toOpaque() == registrar {
+            return true
+        }
+        return false
+    }
+}
+
 /// Collects the observable reads made while a key path is evaluated.
 ///
 /// With a registration attached, each new read subscribes it at once, before the getter returns its
@@ -35,7 +59,7 @@ struct Access {
 /// overlapping accesses at run time (`@exclusivity(unchecked)`: two checks per read otherwise).
 final class AccessTracker {
     @exclusivity(unchecked) private(set) var accesses: [Access] = []
-    private let registration: KVOInfo?
+    @exclusivity(unchecked) private var registration: KVOInfo?
 
     init(subscribing registration: KVOInfo?) {
         self.registration = registration
@@ -50,14 +74,18 @@ final class AccessTracker {
     @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
 
     /// Records a read; true if it was not recorded before.
+    ///
+    /// The reads are compared in place and `access` is moved into the list: copying an `Access` retains
+    /// its three references (a re-evaluation's reads spent about 300 instructions a read doing that).
     @discardableResult
-    func record(_ access: Access) -> Bool {
+    func record(_ access: __owned Access) -> Bool {
         readCount &+= 1
-        for recorded in accesses where recorded.registrar === access.registrar && recorded.slot == access.slot {
+        for index in accesses.indices
+        where accesses[index].registrar === access.registrar && sameSlot(accesses[index].slot, access.slot) {
             return false
         }
-        accesses.append(access)
         registration?.subscribe(access)
+        accesses.append(access)
         return true
     }
 
@@ -93,15 +121,45 @@ final class AccessTracker {
         }
     }
 
+    /// A tracker for `registration`: this thread's spare one if it has one (a re-evaluation then
+    /// allocates nothing: a tracker and its array cost about 1,000 instructions to make and free),
+    /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.
+    static func reused(subscribing registration: KVOInfo) -> AccessTracker {
+        // (The thread's key holds its context: used with no reference counting.)
+        let spare: AccessTracker? = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            defer { context.spareTracker = nil }
+            return context.spareTracker
+        }
+        guard let spare else { return AccessTracker(subscribing: registration) }
+        spare.registration = registration
+        return spare
+    }
+
+    /// Empties this tracker (keeping its capacity, dropping every reference it holds) and makes it this
+    /// thread's spare, unless the thread has one (a nested evaluation's).
+    func recycle() {
+        // (One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, 300 instructions.)
+        while !accesses.isEmpty { accesses.removeLast() }
+        if !declaredReads.isEmpty { declaredReads.removeAll(keepingCapacity: true) }
+        readCount = 0
+        registration = nil
+        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+            if context.spareTracker == nil { context.spareTracker = self }
+        }
+    }
+
     /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let context = ThreadContext.current
-        let previous = context.tracker
-        context.tracker = self
+        // (The thread's key holds its context: used with no reference counting.)
+        let context = ThreadContext.currentUnmanaged
+        let previous = context._withUnsafeGuaranteedRef { context in
+            defer { context.tracker = self }
+            return context.tracker
+        }
         trackersRunning.wrappingAdd(1, ordering: .relaxed)
         defer {
             trackersRunning.wrappingSubtract(1, ordering: .relaxed)
-            context.tracker = previous
+            context._withUnsafeGuaranteedRef { $0.tracker = previous }
         }
         return try body()
     }
@@ -123,10 +181,19 @@ let trackersRunning = Atomic<Int>(0)
 
 /// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
 func untracked<Result>(_ body: () -> Result) -> Result {
-    guard let context = ThreadContext.currentIfPresent, let tracker = context.tracker else { return body() }
+    guard ThreadContext.isTracking else { return body() }
+    let context = ThreadContext.current
+    let tracker = context.tracker
     context.tracker = nil
     defer { context.tracker = tracker }
     return body()
+}
+
+/// Slot equality, with `@Observed` fields (the common case) compared with no copy of either slot.
+@inline(__always)
+func sameSlot(_ lhs: SlotKey, _ rhs: SlotKey) -> Bool {
+    if case .field(let left) = lhs, case .field(let right) = rhs { return left == right }
+    return lhs == rhs
 }
 
 /// Key path equality, for optionals too (the same object, the common case, is equal at once).

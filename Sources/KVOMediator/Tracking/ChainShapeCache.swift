@@ -21,10 +21,13 @@ final class ChainShapeCache: Sendable {
 
     /// The shape of a sequence of reads (see above).
     static func shape(of accesses: [Access]) -> UInt {
-        accesses.reduce(UInt(accesses.count)) { shape, access in
-            let id = access.wrapped.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
-            return (shape ^ id) &* goldenRatioMultiplier
+        var shape = UInt(accesses.count)
+        // (By index: a read passed to a closure is copied, retaining its references.)
+        for index in accesses.indices {
+            let id = accesses[index].wrapped.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+            shape = (shape ^ id) &* goldenRatioMultiplier
         }
+        return shape
     }
 
     /// Whether `keyPath` is a chain when its reads have `shape` and end at `leafProperty`, if known.
