@@ -54,12 +54,12 @@ extension KVOInfo {
     @inline(__always)
     final func asCallback(_ body: () -> Void) {
         ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
-            let tracker = context.tracker
-            if tracker != nil { context.tracker = nil }
+            let tracker = context.installedTracker
+            if tracker != nil { _ = context.swapTracker(nil) }
             context.deliveryDepth += 1
             body()
             context.deliveryDepth -= 1
-            if tracker != nil { context.tracker = tracker }
+            if tracker != nil { _ = context.swapTracker(tracker) }
         }
     }
 

@@ -17,6 +17,8 @@ internal import KVORuntimeShims
 ///   referent's death reaches the holder through a `WeakLink`'s `ObjectPin`.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
+/// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held
+///   unmanaged, each alive for as long as the method that installed it runs.
 @usableFromInline
 enum SwiftRuntime {
     /// Retains the native Swift object at `object` unless it has started deinitialising.

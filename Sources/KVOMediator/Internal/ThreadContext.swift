@@ -12,7 +12,18 @@ import Darwin
 /// Only its own thread touches it, so its properties skip the runtime exclusivity checks.
 final class ThreadContext {
     /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report; nil when not tracking.
-    @exclusivity(unchecked) var tracker: AccessTracker?
+    /// Unretained: only `AccessTracker.run` installs one, for the run of its own method, and whoever takes
+    /// it off puts it back within that run (a read then reports with no retain and release).
+    @exclusivity(unchecked) private(set) var installedTracker: Unmanaged<AccessTracker>?
+
+    /// Installs `tracker` (nil for none), returning the one it replaces, to be put back the same way:
+    /// no reference counting of either.
+    @inline(__always)
+    func swapTracker(_ tracker: Unmanaged<AccessTracker>?) -> Unmanaged<AccessTracker>? {
+        defer { installedTracker = tracker }
+        return installedTracker
+    }
+
     /// An idle tracker kept for the next evaluation on this thread (see `AccessTracker.reused`).
     @exclusivity(unchecked) var spareTracker: AccessTracker?
     /// How many callbacks this thread is running right now (nested callbacks count each).
@@ -69,13 +80,16 @@ final class ThreadContext {
     /// Whether this thread has a tracker installed, with no reference counting.
     static var isTracking: Bool {
         guard let pointer = pthread_getspecific(key) else { return false }
-        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.tracker != nil }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker != nil }
     }
 
-    /// This thread's tracker, if it has one (its context used with no reference counting).
-    static var currentTracker: AccessTracker? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
-        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.tracker }
+    /// Runs `body` with this thread's tracker, if it has one, with no reference counting of it or of
+    /// the context.
+    @inline(__always)
+    static func withCurrentTracker(_ body: (AccessTracker) -> Void) {
+        guard let pointer = pthread_getspecific(key) else { return }
+        let installed = Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker }
+        installed?._withUnsafeGuaranteedRef(body)
     }
 
     /// This thread's context if it has one; never allocates.

@@ -32,32 +32,35 @@ extension KVORegistrar {
     /// What the property declares affects it is read with it (``AccessTracker/readDeclared(affecting:of:)``).
     @usableFromInline
     func _access<Object: KeyValueObservable>(_ wrapped: AnyKeyPath, field: Int, of object: Object) {
-        guard let tracker = ThreadContext.currentTracker else { return }
-        verifyStored(in: object)
-        let access = Access(
-            registrar: self,
-            slot: .field(field),
-            wrapped: wrapped,
-            objectType: type(of: object),
-            object: object
-        )
-        if tracker.record(access) { tracker.readDeclared(affecting: wrapped, of: object) }
+        ThreadContext.withCurrentTracker { tracker in
+            verifyStored(in: object)
+            let access = Access(
+                registrar: self,
+                slot: .field(field),
+                wrapped: wrapped,
+                objectType: type(of: object),
+                object: object
+            )
+            if tracker.record(access) { tracker.readDeclared(affecting: wrapped, of: object) }
+        }
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``),
     /// with what it declares affects it.
     func access<Object: KeyValueObservable>(customStorage keyPath: AnyKeyPath, of object: Object) {
-        guard let tracker = ThreadContext.currentTracker else { return }
-        verifyStored(in: object)
-        let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object), object: object)
-        if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }
+        ThreadContext.withCurrentTracker { tracker in
+            verifyStored(in: object)
+            let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object), object: object)
+            if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }
+        }
     }
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name
     /// (string key paths).
     func access(field: Int, of object: AnyObject) {
-        guard let tracker = ThreadContext.currentTracker else { return }
-        verifyStored(in: object)
-        tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object), object: object))
+        ThreadContext.withCurrentTracker { tracker in
+            verifyStored(in: object)
+            tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object), object: object))
+        }
     }
 }

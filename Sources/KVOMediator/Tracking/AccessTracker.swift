@@ -59,10 +59,12 @@ extension [Access] {
 /// overlapping accesses at run time (`@exclusivity(unchecked)`: two checks per read otherwise).
 final class AccessTracker {
     @exclusivity(unchecked) private(set) var accesses: [Access] = []
-    @exclusivity(unchecked) private var registration: KVOInfo?
+    /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
+    /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
+    @exclusivity(unchecked) private var registration: Unmanaged<KVOInfo>?
 
     init(subscribing registration: KVOInfo?) {
-        self.registration = registration
+        self.registration = registration.map { Unmanaged.passUnretained($0) }
         // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
         accesses.reserveCapacity(4)
     }
@@ -84,7 +86,7 @@ final class AccessTracker {
         where accesses[index].registrar === access.registrar && sameSlot(accesses[index].slot, access.slot) {
             return false
         }
-        registration?.subscribe(access)
+        registration?._withUnsafeGuaranteedRef { $0.subscribe(access) }
         accesses.append(access)
         return true
     }
@@ -127,11 +129,10 @@ final class AccessTracker {
     static func reused(subscribing registration: KVOInfo) -> AccessTracker {
         // (The thread's key holds its context: used with no reference counting.)
         let spare: AccessTracker? = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
-            defer { context.spareTracker = nil }
-            return context.spareTracker
+            context.spareTracker.take()
         }
         guard let spare else { return AccessTracker(subscribing: registration) }
-        spare.registration = registration
+        spare.registration = Unmanaged.passUnretained(registration)
         return spare
     }
 
@@ -151,15 +152,13 @@ final class AccessTracker {
     /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         // (The thread's key holds its context: used with no reference counting.)
+        // (Installed unretained: this method's `self` keeps it alive while it is installed.)
         let context = ThreadContext.currentUnmanaged
-        let previous = context._withUnsafeGuaranteedRef { context in
-            defer { context.tracker = self }
-            return context.tracker
-        }
+        let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(Unmanaged.passUnretained(self)) }
         trackersRunning.wrappingAdd(1, ordering: .relaxed)
         defer {
             trackersRunning.wrappingSubtract(1, ordering: .relaxed)
-            context._withUnsafeGuaranteedRef { $0.tracker = previous }
+            _ = context._withUnsafeGuaranteedRef { $0.swapTracker(previous) }
         }
         return try body()
     }
@@ -183,9 +182,8 @@ let trackersRunning = Atomic<Int>(0)
 func untracked<Result>(_ body: () -> Result) -> Result {
     guard ThreadContext.isTracking else { return body() }
     let context = ThreadContext.current
-    let tracker = context.tracker
-    context.tracker = nil
-    defer { context.tracker = tracker }
+    let tracker = context.swapTracker(nil)
+    defer { _ = context.swapTracker(tracker) }
     return body()
 }
 
