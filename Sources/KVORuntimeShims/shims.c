@@ -1,2 +1,4 @@
-// The shims are inline functions in include/KVORuntimeShims.h; a C target needs one source file.
+// The shims are inline functions in include/KVORuntimeShims.h; this file defines the one variable.
 #include "KVORuntimeShims.h"
+
+_Thread_local void *kvo_thread_context_slot = 0;

@@ -18,7 +18,8 @@ internal import KVORuntimeShims
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 /// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held
-///   unmanaged, each alive for as long as the method that installed it runs.
+///   unmanaged, each alive for as long as the method that installed it runs; the context itself is
+///   found through a C thread-local variable of `KVORuntimeShims` (a load, not a call).
 @usableFromInline
 enum SwiftRuntime {
     /// Retains the native Swift object at `object` unless it has started deinitialising.

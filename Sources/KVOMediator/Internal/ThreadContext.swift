@@ -1,3 +1,5 @@
+internal import KVORuntimeShims
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -41,11 +43,14 @@ final class ThreadContext {
         var key = pthread_key_t()
         #if canImport(Darwin)
         let status = pthread_key_create(&key) { pointer in
+            kvo_set_thread_context(nil)
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #else
         let status = pthread_key_create(&key) { pointer in
             guard let pointer else { return }
+            // (As the key's value already is: a use after this makes a new context.)
+            kvo_set_thread_context(nil)
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #endif
@@ -64,7 +69,7 @@ final class ThreadContext {
     /// call of 18 instructions.)
     @inline(__always)
     static var currentUnmanaged: Unmanaged<ThreadContext> {
-        if let pointer = pthread_getspecific(key) {
+        if let pointer = kvo_thread_context() {
             return Unmanaged<ThreadContext>.fromOpaque(pointer)
         }
         return makeCurrent()
@@ -74,12 +79,13 @@ final class ThreadContext {
     private static func makeCurrent() -> Unmanaged<ThreadContext> {
         let context = Unmanaged.passRetained(ThreadContext())
         pthread_setspecific(key, context.toOpaque())
+        kvo_set_thread_context(context.toOpaque())
         return context
     }
 
     /// Whether this thread has a tracker installed, with no reference counting.
     static var isTracking: Bool {
-        guard let pointer = pthread_getspecific(key) else { return false }
+        guard let pointer = kvo_thread_context() else { return false }
         return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker != nil }
     }
 
@@ -87,14 +93,14 @@ final class ThreadContext {
     /// the context.
     @inline(__always)
     static func withCurrentTracker(_ body: (AccessTracker) -> Void) {
-        guard let pointer = pthread_getspecific(key) else { return }
+        guard let pointer = kvo_thread_context() else { return }
         let installed = Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker }
         installed?._withUnsafeGuaranteedRef(body)
     }
 
     /// This thread's context if it has one; never allocates.
     static var currentIfPresent: ThreadContext? {
-        guard let pointer = pthread_getspecific(key) else { return nil }
+        guard let pointer = kvo_thread_context() else { return nil }
         return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
     }
 }

@@ -31,6 +31,19 @@ static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;
 }
 
+/// This thread's `ThreadContext` (null until made): a thread-local variable, read with a load where
+/// `pthread_getspecific` is a call (the key, which releases the context when the thread ends, is
+/// still set beside it).
+extern _Thread_local void *kvo_thread_context_slot;
+
+static inline void *kvo_thread_context(void) {
+    return kvo_thread_context_slot;
+}
+
+static inline void kvo_set_thread_context(void *context) {
+    kvo_thread_context_slot = context;
+}
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <stdint.h>
