@@ -7,6 +7,7 @@ extension KVORegistrar.State {
     }
 
     /// The entry of the `@Observed` property at `offset`, through `fieldIndex`.
+    @inline(__always)
     func indexedEntry(forField offset: Int) -> Int? {
         let mask = fieldIndex.count &- 1
         var place = Self.fieldHome(offset, mask: mask)

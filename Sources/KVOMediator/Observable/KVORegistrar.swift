@@ -231,7 +231,11 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// it, retaining and releasing each of its arrays). Called with the lock held.
     @inline(never)
     private func entryIndexOutOfLine(forField field: Int) -> Int? {
-        withUnsafeMutablePointer(to: &state) { $0.pointee.entryIndex(for: .field(field)) }
+        withUnsafeMutablePointer(to: &state) { state in
+            // (The first entry was checked by the caller; with many entries, straight to their index.)
+            state.pointee.fieldIndex.isEmpty
+                ? state.pointee.entryIndex(for: .field(field)) : state.pointee.indexedEntry(forField: field)
+        }
     }
 
     /// The one registration of a set slot re-reads (computed, a chain's link): retained, unlocked, with no
