@@ -35,8 +35,9 @@ final class ObservationBridge: Sendable {
     /// key paths. A key path whose root is not `Observable` is skipped: no read of it was reported.
     func report(_ event: ObservationEvent, of object: AnyObject, at reported: [(keyPath: AnyKeyPath, field: Int)]) {
         for (keyPath, field) in reported {
-            let canonical = field < 0 ? keyPath : keyPaths.canonical(keyPath, field: field)
-            (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
+            withCanonical(keyPath, field: field) { canonical in
+                (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
+            }
         }
     }
 }
