@@ -11,11 +11,15 @@ import Testing
         let circles = (0..<4).map { SharedCell(value: $0, next: SharedCell()) }
         let stop = Atomic<Bool>(false)
         let delivered = Atomic<Int>(0)
+        // The workers start once both writers are writing: an optimised build's workers can otherwise run
+        // all their cycles before a writer thread is first scheduled, and see no change at all.
+        let writing = Atomic<Int>(0)
         let lives = LifeLog()
         // Each circle has one writer: a property is never written by two threads at once.
         let writers = [Array(circles[0..<2]), Array(circles[2..<4])].map { owned in
             TestThread {
                 var value = 0.0
+                writing.wrappingAdd(1, ordering: .relaxed)
                 while !stop.load(ordering: .relaxed) {
                     value += 1
                     for circle in owned {
@@ -28,6 +32,7 @@ import Testing
         let cycles = 1_000
         let workers = (0..<2).map { worker in
             TestThread {
+                while writing.load(ordering: .relaxed) < 2 { sched_yield() }
                 for cycle in 0..<cycles {
                     weak var weakObserver: TestObserver?
                     weak var weakController: KVOController<TestObserver>?
