@@ -41,6 +41,7 @@ extension KeyValueObservable where Self: Observable {
     /// Reports the read to the object's `ObservationRegistrar`, making it at the first read (a read is
     /// what lets an observation start).
     @inlinable
+    @inline(__always)
     public static func _observationAccess<Value>(
         of object: Self,
         keyPath: AnyKeyPath,

@@ -9,13 +9,16 @@ import Observation
 /// object as an `@Observable` class's deinitialisation does.
 @usableFromInline
 final class ObservationBridge: Sendable {
-    @usableFromInline
-    let registrar = ObservationRegistrar()
+    // (The table comes first: its offset is then a constant where code of another module inlines it.
+    // Fields after `registrar`, whose size Observation does not publish, are located at run time.)
 
     /// The one key path object reported for each stored property, so that Observation's comparisons
     /// of key paths take their identity fast path.
     @usableFromInline
     let keyPaths = CanonicalKeyPaths()
+
+    @usableFromInline
+    let registrar = ObservationRegistrar()
 
     @usableFromInline
     init() {}
