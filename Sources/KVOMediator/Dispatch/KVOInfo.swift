@@ -240,4 +240,35 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         store()
         changeEvaluated(captured: captured)
     }
+
+    /// `changeAround(store:)` for a set of an `@Observed` property, with the setter's values: a chain
+    /// whose link it is follows the new link rather than re-reading its key path (`TypedKVOInfo+Links`).
+    func changeAround(link: LinkChange, store: () -> Void) {
+        changeAround(store: store)
+    }
+}
+
+/// A set of the `@Observed` property at `field` of `object`, whose registrar is `registrar`, with the
+/// setter's old and new values (of `type`) by address, valid until the set returns.
+struct LinkChange {
+    /// Unretained: the setter holds it.
+    let object: UnsafeRawPointer
+    /// Unretained: the object being set holds it.
+    let registrar: Unmanaged<KVORegistrar>
+    let field: Int
+    let oldValue: UnsafeRawPointer
+    let newValue: UnsafeRawPointer
+    let type: Any.Type
+
+    init(
+        _ object: AnyObject,
+        _ registrar: KVORegistrar,
+        _ field: Int,
+        _ values: (UnsafeRawPointer, UnsafeRawPointer),
+        _ type: Any.Type
+    ) {
+        self.object = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        self.registrar = .passUnretained(registrar)
+        (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
+    }
 }

@@ -74,7 +74,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     /// The observed object (see `KVOInfo.loadObject()`).
     /// (No `Optional.map`: unspecialised here, it cost 260 instructions a call in value witnesses.)
-    private func loadTypedObject() -> Object? {
+    func loadTypedObject() -> Object? {
         guard let object = loadObject() else { return nil }
         return unsafeDowncast(object, to: Object.self)
     }
@@ -250,9 +250,15 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
     }
 
+    /// A set of one of a chain's links is delivered by following the new link where that applies
+    /// (`TypedKVOInfo+Links`); anything else is evaluated.
+    override func changeAround(link: LinkChange, store: () -> Void) {
+        if !changeThroughLink(link, store: store) { changeAround(store: store) }
+    }
+
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
     /// at `old` (a `Value`), if captured.
-    private func reevaluate(old: UnsafeRawPointer?) {
+    func reevaluate(old: UnsafeRawPointer?) {
         guard let object = loadTypedObject() else { return }
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)

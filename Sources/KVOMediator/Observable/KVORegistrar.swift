@@ -241,10 +241,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// The one registration of a set slot re-reads (computed, a chain's link): retained, unlocked, with no
     /// array of captures (600 instructions). Out of `_change`'s frame: in it, a direct set cost 6-14 more.
     @inline(never)
-    private func announceUnlocking(to info: Unmanaged<KVOInfo>, store: () -> Void) {
+    private func announceUnlocking(to info: Unmanaged<KVOInfo>, link: LinkChange, store: () -> Void) {
         let info = info.takeUnretainedValue()
         spinLock.unlock()
-        info.changeAround(store: store)
+        info.changeAround(link: link, store: store)
     }
 
     /// An `@Observed` set: sends prior records and captures what needs capturing, runs `store`, then
@@ -274,7 +274,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // so it is used from here on with no reference counting and no copy of the table.
         if let single = state.unretainedOnlyInfo(at: index) {
             guard single._withUnsafeGuaranteedRef({ $0.takesValues(ofField: field, of: self) }) else {
-                return announceUnlocking(to: single, store: store)
+                let link = LinkChange(object, self, field, (oldValue, newValue), type)
+                return announceUnlocking(to: single, link: link, store: store)
             }
             if single._withUnsafeGuaranteedRef({ $0.tryEnter() }) {
                 spinLock.unlock()

@@ -156,6 +156,8 @@ extension ObservedWeak: Sendable where Referent: Sendable {}
 extension ObservedWeak: ObservedStorage {
     static var valueType: Any.Type { Referent?.self }
 
+    static var holdsValueInline: Bool { false }
+
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any
     }

@@ -11,6 +11,9 @@ protocol ObservedStorage {
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
+    /// Whether the storage holds its value itself, as its first field (`Observed`; an `ObservedWeak`
+    /// holds a reference to a link object instead).
+    static var holdsValueInline: Bool { get }
 }
 
 extension Observed: ObservedStorage {
@@ -19,6 +22,8 @@ extension Observed: ObservedStorage {
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.value
     }
+
+    static var holdsValueInline: Bool { true }
 }
 
 /// Looks through any level of `Optional`: in a value (`wrappedAny`) or in a type (`wrappedType`).
@@ -57,6 +62,17 @@ struct ObservedField {
     let name: String
     let offset: Int
     let storage: any ObservedStorage.Type
+    /// Whether the storage holds an object (or an optional one) inline: its value is, at the storage's
+    /// address, the object's address or 0. (What a chain's link is followed through: `TypedKVOInfo+Links`.)
+    let holdsObject: Bool
+
+    init(name: String, offset: Int, storage: any ObservedStorage.Type) {
+        (self.name, self.offset, self.storage) = (name, offset, storage)
+        let valueType = storage.valueType
+        // A class, or one level of Optional of one (two levels have two representations of nil).
+        let object = valueType is AnyObject.Type || (valueType as? any OptionalType.Type)?.wrappedType is AnyObject.Type
+        holdsObject = storage.holdsValueInline && object
+    }
 
     /// The property's value in `object` (an instance of the class this field was found in): reads
     /// that one property, as its getter would, and nothing else. The caller keeps `object` alive.
@@ -71,29 +87,47 @@ struct ObservedField {
     }
 }
 
+/// What the runtime's field metadata says of a class: its `@Observed` properties, and where its
+/// registrar is stored.
+struct ObservedLayout {
+    /// The `@Observed` fields, its superclasses' included, in declaration order (base first).
+    let fields: [ObservedField]
+    /// The byte offset of the stored `kvoRegistrar` (nil if the class stores none under that name).
+    let registrarOffset: Int?
+}
+
 /// The `@Observed` properties of classes, by class, read once from the runtime's field metadata.
 ///
 /// A setter names its property by the offset of its storage (a constant once compiled); string key
 /// paths name it by property name: this table joins the two. Nothing here reads an instance.
 enum ObservedFields {
     private static let lock = Lock()
-    nonisolated(unsafe) private static var table: [ObjectIdentifier: [ObservedField]] = [:]  // guarded by `lock`
+    nonisolated(unsafe) private static var table: [ObjectIdentifier: ObservedLayout] = [:]  // guarded by `lock`
 
     /// The `@Observed` fields of `type`, its superclasses' included, in declaration order (base first).
     static func of(_ type: AnyObject.Type) -> [ObservedField] {
+        layout(of: type).fields
+    }
+
+    /// The `@Observed` fields of `type` and where it stores its registrar.
+    static func layout(of type: AnyObject.Type) -> ObservedLayout {
         let key = ObjectIdentifier(type)
-        if let fields = lock.withLock({ table[key] }) { return fields }
+        if let layout = lock.withLock({ table[key] }) { return layout }
         var fields: [ObservedField] = []
+        var registrarOffset: Int?
         // Class fields must be asked for explicitly (`_EachFieldOptions.classType`).
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { name, offset, fieldType, _ in
             let label = String(cString: name)
             if label.hasPrefix("_"), let storage = fieldType as? any ObservedStorage.Type {
                 fields.append(ObservedField(name: String(label.dropFirst()), offset: offset, storage: storage))
+            } else if label == "kvoRegistrar", fieldType == KVORegistrar.self {
+                registrarOffset = offset
             }
             return true
         }
-        lock.withLock { table[key] = fields }
-        return fields
+        let layout = ObservedLayout(fields: fields, registrarOffset: registrarOffset)
+        lock.withLock { table[key] = layout }
+        return layout
     }
 
     /// The `@Observed` property called `name` (a subclass's wins over a base class's).

@@ -1,0 +1,271 @@
+// A chain's link replaced (`\.a.b.c` observed, `b` set): the registration follows the new link to its
+// leaf, reading each `@Observed` storage where its setter writes it, rather than evaluating its key path
+// again under tracking. (Swift's key-path runtime costs about 2,500 instructions to apply `\.a.b.c`, and
+// the evaluation path applies it twice: once untracked for the old value, once tracked for the new.)
+//
+// The old value is the old link's leaf, read before the set, where Cocoa reads it at will-change; the
+// new value is the new link's leaf. Only the links after the changed one are subscribed again. What this
+// path does not know to be a chain of `@Observed` object links, each object of the class the last
+// evaluation read, takes the evaluation path (`changeAround(store:)`).
+//
+// Unsafe: it reads an `@Observed` storage's value by the storage's byte offset in its object (the
+// offset its setter names it by, and the value is the storage's first field, as `ObservedLayoutTests`
+// checks), an object link's value as an object's address, and a registrar by its field's offset.
+
+/// One link after the changed one: the slot the chain reads of it, its object in the old chain and in
+/// the new one. (Addresses, unretained: each object is held by the link before it, the first by the
+/// setter's old or new value, for as long as the set lasts.)
+struct LinkStep {
+    /// The byte offset of the `@Observed` storage read.
+    var field: Int
+    /// The registrar the registration depends on for this link (the old object's).
+    var oldRegistrar: UnsafeMutableRawPointer
+    var oldObject: UnsafeRawPointer? = nil
+    /// Where the object's class stores its registrar.
+    var registrarOffset = 0
+    var newObject: UnsafeRawPointer? = nil
+    var newRegistrar: UnsafeMutableRawPointer? = nil
+}
+
+extension TypedKVOInfo {
+    /// The most links after the changed one this path follows (a longer tail is evaluated).
+    private static var maximumTail: Int { 8 }
+
+    /// Delivers a set of one of this chain's links (not its leaf) by following the new link, and returns
+    /// true; or returns false, having done nothing, when this path does not apply. See above.
+    func changeThroughLink(_ link: LinkChange, store: () -> Void) -> Bool {
+        let leafKey = leaf.load(ordering: .relaxed)
+        // A chain whose leaf is known (not 0, not a no-chain key), of a typed key path; a prior record
+        // wants the old value before the set: the evaluation path sends it.
+        guard readerKind == 0, leafKey != 0, leafKey & (1 &<< 16) == 0, !options.contains(.prior),
+            Self.holdsObject(link)
+        else { return false }
+        return withUnsafeTemporaryAllocation(of: LinkStep.self, capacity: Self.maximumTail) { buffer in
+            let steps = buffer.baseAddress!
+            let count = tail(after: link, leafKey: leafKey, into: steps)
+            guard count > 0, let object = loadTypedObject() else { return false }
+            let ticket = nextTicket()
+            guard followOldChain(from: link.oldValue, steps, count) else { return false }
+            guard options.contains(.old) else {
+                finish(link, steps, count, object: object, ticket: ticket, old: nil, store: store)
+                return true
+            }
+            let last = steps[count - 1]
+            let oldValue = leafValue(of: last.oldObject, field: last.field)
+            withUnsafePointer(to: oldValue) { old in
+                finish(link, steps, count, object: object, ticket: ticket, old: UnsafeRawPointer(old), store: store)
+            }
+            return true
+        }
+    }
+
+    /// Sets, follows the new link, and delivers the change with the old value at `old`, if asked for;
+    /// evaluates the key path instead when the new chain cannot be followed (a link missing, an object
+    /// of another class than the old chain's, a link set meanwhile).
+    private func finish(
+        _ link: LinkChange,
+        _ steps: UnsafeMutablePointer<LinkStep>,
+        _ count: Int,
+        object: Object,
+        ticket: UInt16,
+        old: UnsafeRawPointer?,
+        store: () -> Void
+    ) {
+        store()
+        guard walkNewChain(from: link.newValue, steps, count), replaceLinks(steps, count, ticket: ticket) else {
+            return reevaluate(old: old)
+        }
+        // Read after subscribing, as an evaluation reads each link after its getter subscribed to it; a
+        // link set between the walk and the subscription is caught by walking again.
+        let last = steps[count - 1]
+        let newValue = leafValue(of: last.newObject!, field: last.field)
+        guard newChainIsStill(from: link.newValue, steps, count) else { return reevaluate(old: old) }
+        withUnsafePointer(to: newValue) { new in
+            deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+        }
+    }
+
+    /// Whether the changed property's value is an object (or an optional one): the object its chain
+    /// reads next, at the value's address. (Its class's `@Observed` fields, from the runtime's metadata.)
+    private static func holdsObject(_ link: LinkChange) -> Bool {
+        ObservedFields.layout(of: classOf(link.object)).fields.contains { $0.offset == link.field && $0.holdsObject }
+    }
+
+    /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
+    /// (in the order read); returns how many, or 0 unless the dependencies are the chain whose leaf is
+    /// `leafKey`, with the changed slot one of its links but the last.
+    private func tail(after link: LinkChange, leafKey: UInt, into steps: UnsafeMutablePointer<LinkStep>) -> Int {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return 0 }
+        let changed = link.registrar.toOpaque()
+        var found = false
+        var count = 0
+        for index in dependencies.indices {
+            guard case .field(let field) = dependencies[index].slot else { return 0 }
+            let registrar = dependencies[index].registrar
+            if found {
+                guard count < Self.maximumTail else { return 0 }
+                (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.toOpaque()))
+                count += 1
+            } else if registrar.toOpaque() == changed, field == link.field {
+                found = true
+            }
+        }
+        guard count > 0 else { return 0 }
+        let last = dependencies[dependencies.count - 1].registrar
+        return last._withUnsafeGuaranteedRef { KVOInfo.leafKey($0, field: steps[count - 1].field) } == leafKey
+            ? count : 0
+    }
+
+    /// Walks the old chain from the old link's value: each object must be the one whose registrar the
+    /// registration depends on, with an `@Observed` object link at the field read (the leaf: a `Value`).
+    private func followOldChain(
+        from value: UnsafeRawPointer,
+        _ steps: UnsafeMutablePointer<LinkStep>,
+        _ count: Int
+    )
+        -> Bool
+    {
+        var next = value.load(as: UnsafeRawPointer?.self)
+        for index in 0..<count {
+            guard let object = next else { return false }
+            let layout = ObservedFields.layout(of: Self.classOf(object))
+            guard let registrarOffset = layout.registrarOffset,
+                (object + registrarOffset).load(as: UnsafeMutableRawPointer.self) == steps[index].oldRegistrar
+            else { return false }
+            let field = steps[index].field
+            let isLeaf = index == count - 1
+            let readable = layout.fields.contains { candidate in
+                guard candidate.offset == field else { return false }
+                return isLeaf
+                    ? candidate.storage.holdsValueInline && candidate.storage.valueType == Value.self
+                    : candidate.holdsObject
+            }
+            guard readable else { return false }
+            steps[index].oldObject = object
+            steps[index].registrarOffset = registrarOffset
+            if !isLeaf { next = (object + field).load(as: UnsafeRawPointer?.self) }
+        }
+        return true
+    }
+
+    /// Finds the new chain's objects and their registrars; false at a missing link or at an object of
+    /// another class than the old chain's there (which may read its properties otherwise).
+    private func walkNewChain(
+        from value: UnsafeRawPointer,
+        _ steps: UnsafeMutablePointer<LinkStep>,
+        _ count: Int
+    )
+        -> Bool
+    {
+        var next = value.load(as: UnsafeRawPointer?.self)
+        for index in 0..<count {
+            guard let object = next, Self.classOf(object) == Self.classOf(steps[index].oldObject!) else {
+                return false
+            }
+            steps[index].newObject = object
+            steps[index].newRegistrar = (object + steps[index].registrarOffset).load(as: UnsafeMutableRawPointer.self)
+            if index < count - 1 { next = (object + steps[index].field).load(as: UnsafeRawPointer?.self) }
+        }
+        return true
+    }
+
+    /// Whether walking the new chain again finds the objects `walkNewChain` found.
+    private func newChainIsStill(
+        from value: UnsafeRawPointer,
+        _ steps: UnsafeMutablePointer<LinkStep>,
+        _ count: Int
+    )
+        -> Bool
+    {
+        var next = value.load(as: UnsafeRawPointer?.self)
+        for index in 0..<count {
+            guard let object = next, object == steps[index].newObject else { return false }
+            if index < count - 1 { next = (object + steps[index].field).load(as: UnsafeRawPointer?.self) }
+        }
+        return true
+    }
+
+    /// The `Value` of the `@Observed` storage at byte offset `field` of the object at `object`.
+    private func leafValue(of object: UnsafeRawPointer?, field: Int) -> Value {
+        (object.unsafelyUnwrapped + field).assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// The class of the object at `object` (borrowed: no retain).
+    private static func classOf(_ object: UnsafeRawPointer) -> AnyObject.Type {
+        Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { type(of: $0) }
+    }
+}
+
+extension KVOInfo {
+    /// After a set of one of a chain's links: the dependencies on the `count` links after it (the last
+    /// ones listed, on `steps`' old registrars) become dependencies on the new chain's objects, and its
+    /// leaf the new last link. True when done, or when there is nothing to do (closed, or a newer
+    /// evaluation applied first); false, with nothing changed, when the dependencies are no longer the old
+    /// links (the caller then evaluates).
+    final func replaceLinks(_ steps: UnsafeMutablePointer<LinkStep>, _ count: Int, ticket: UInt16) -> Bool {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        var held = InlineList<Unmanaged<KVORegistrar>>()
+        defer {
+            lock.unlock()
+            // (Released unlocked: a last release runs the registrar's deinit, which takes the lock.)
+            for registrar in held { registrar.release() }
+        }
+        guard !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 else { return true }
+        let first = dependencies.count - count
+        guard first > 0 else { return false }
+        for index in 0..<count {
+            guard dependencies[first + index].registrar.toOpaque() == steps[index].oldRegistrar,
+                case .field(steps[index].field) = dependencies[first + index].slot
+            else { return false }
+        }
+        appliedTicket = ticket
+        var wrapped = InlineList<AnyKeyPath?>()
+        for index in 0..<count {
+            let dependency = dependencies[first + index]
+            guard steps[index].newRegistrar != steps[index].oldRegistrar,
+                let registrar = dependency.retainedRegistrar()
+            else {
+                wrapped.append(nil)
+                continue
+            }
+            registrar._withUnsafeGuaranteedRef { old in
+                wrapped.append(old.wrappedKeyPath(of: dependency.slot))
+                old.remove(self, for: dependency.slot)
+            }
+            held.append(registrar)
+        }
+        while dependencies.count > first { dependencies.remove(at: dependencies.count - 1) }
+        for index in 0..<count {
+            let step = steps[index]
+            let registrar = Unmanaged<KVORegistrar>.fromOpaque(step.newRegistrar!)
+            if step.newRegistrar == step.oldRegistrar {
+                dependencies.append(Dependency(registrar: registrar, slot: .field(step.field)))
+            } else {
+                let objectType: AnyObject.Type = Unmanaged<AnyObject>.fromOpaque(step.newObject!)
+                    ._withUnsafeGuaranteedRef {
+                        type(of: $0)
+                    }
+                registrar._withUnsafeGuaranteedRef { registrar in
+                    subscribeLocked(
+                        Access(
+                            registrar: registrar,
+                            slot: .field(step.field),
+                            wrapped: wrapped[index],
+                            objectType: objectType
+                        )
+                    )
+                }
+            }
+        }
+        let last = steps[count - 1]
+        let leafKey = Unmanaged<KVORegistrar>.fromOpaque(last.newRegistrar!)._withUnsafeGuaranteedRef {
+            KVOInfo.leafKey($0, field: last.field)
+        }
+        leaf.store(leafKey, ordering: .relaxed)
+        return true
+    }
+}
