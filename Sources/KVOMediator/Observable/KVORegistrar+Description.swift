@@ -19,11 +19,6 @@ extension KVORegistrar {
 }
 
 extension KVORegistrar {
-    /// The typed key path that read the slot first, if it was read by one.
-    func wrappedKeyPath(of slot: SlotKey) -> AnyKeyPath? {
-        withState { state in state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped } }
-    }
-
     /// How many entries a registrar scans before it indexes its `@Observed` properties (for tests).
     static var fieldIndexThresholdForTests: Int { State.fieldIndexThreshold }
 

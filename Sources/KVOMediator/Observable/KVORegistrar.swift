@@ -23,7 +23,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     @usableFromInline
     let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
-    private let storedVerified = Atomic<Bool>(false)
+    let storedVerified = Atomic<Bool>(false)
     /// The lock guarding `state`, kept in the registrar's own memory rather than in a ``Lock`` of its
     /// own: a notification writes its word twice, and another object's lock in the same cache line
     /// would make threads changing different objects contend.
@@ -169,31 +169,6 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         WeakLink.referentDidDeinit(links)
     }
 
-    /// Stops the program unless this registrar is `object`'s one stored registrar: a computed
-    /// `kvoRegistrar` (the compiler's "add stubs" fix-it) makes a new one on each read, which nothing
-    /// could announce through, and which registrations would point at after it is freed. Checked at
-    /// the first registration or tracked read that involves it; afterwards one atomic load.
-    @inline(__always)
-    func verifyStored(in object: AnyObject) {
-        if !storedVerified.load(ordering: .relaxed) { verifyStoredOnce(in: object) }
-    }
-
-    @inline(never)
-    private func verifyStoredOnce(in object: AnyObject) {
-        guard let observable = object as? any KeyValueObservable else { return }
-        let again = observable.kvoRegistrar
-        guard again === self else {
-            let typeName = String(describing: type(of: object))
-            fatalError(
-                "KVOMediator: \(typeName).kvoRegistrar returned a different KVORegistrar each time it was read, so "
-                    + "no change of a \(typeName) could ever be announced. It must be one registrar stored in the "
-                    + "object: declare it as `let kvoRegistrar = KVORegistrar()`, not as a computed property such as "
-                    + "`var kvoRegistrar: KVORegistrar { KVORegistrar() }`."
-            )
-        }
-        storedVerified.store(true, ordering: .relaxed)
-    }
-
     /// True while any registration depends on a slot of this object: the setter's fast-path check.
     @inlinable
     var _hasObservers: Bool {
@@ -235,6 +210,16 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             // (The first entry was checked by the caller; with many entries, straight to their index.)
             state.pointee.fieldIndex.isEmpty
                 ? state.pointee.entryIndex(for: .field(field)) : state.pointee.indexedEntry(forField: field)
+        }
+    }
+
+    /// The typed key path that read `slot` first, if one did (read in place: `withState` copies the table).
+    func wrappedKeyPath(of slot: SlotKey) -> AnyKeyPath? {
+        spinLock.withLock {
+            withUnsafeMutablePointer(to: &state) { state in
+                guard let index = state.pointee.entryIndex(for: slot) else { return nil }
+                return index == 0 ? state.pointee.firstSlot?.wrapped : state.pointee.slots[index - 1].wrapped
+            }
         }
     }
 

@@ -1,4 +1,5 @@
 @_spi(Reflection) import Swift
+import Synchronization
 
 /// What string key paths need of an `@Observed` property, from its type alone: the type of its value,
 /// a read of that one property at its storage's address (no other property is read or copied), and a
@@ -58,7 +59,7 @@ func unwrapped(_ type: Any.Type) -> Any.Type {
 
 /// An `@Observed` property of a class: its name, the byte offset of its storage in an instance, and
 /// the storage's type.
-struct ObservedField {
+struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Sendable` in Swift 6, but never changes
     let name: String
     let offset: Int
     let storage: any ObservedStorage.Type
@@ -88,12 +89,17 @@ struct ObservedField {
 }
 
 /// What the runtime's field metadata says of a class: its `@Observed` properties, and where its
-/// registrar is stored.
-struct ObservedLayout {
+/// registrar is stored. (A class: made once per class and kept for the process's lifetime, as the
+/// runtime keeps class metadata, so that `ObservedFields.layout(of:)` can hand it out unretained.)
+final class ObservedLayout: Sendable {
     /// The `@Observed` fields, its superclasses' included, in declaration order (base first).
     let fields: [ObservedField]
     /// The byte offset of the stored `kvoRegistrar` (nil if the class stores none under that name).
     let registrarOffset: Int?
+
+    init(fields: [ObservedField], registrarOffset: Int?) {
+        (self.fields, self.registrarOffset) = (fields, registrarOffset)
+    }
 }
 
 /// The `@Observed` properties of classes, by class, read once from the runtime's field metadata.
@@ -102,15 +108,26 @@ struct ObservedLayout {
 /// paths name it by property name: this table joins the two. Nothing here reads an instance.
 enum ObservedFields {
     private static let lock = Lock()
-    nonisolated(unsafe) private static var table: [ObjectIdentifier: ObservedLayout] = [:]  // guarded by `lock`
+    // Guarded by `lock`, so the runtime exclusivity check is redundant.
+    @exclusivity(unchecked) nonisolated(unsafe) private static var table: [ObjectIdentifier: ObservedLayout] = [:]
 
     /// The `@Observed` fields of `type`, its superclasses' included, in declaration order (base first).
     static func of(_ type: AnyObject.Type) -> [ObservedField] {
         layout(of: type).fields
     }
 
+    /// Layouts by class, lock-free, for the paths that look one up on each change (`TypedKVOInfo+Links`).
+    private static let recent = LayoutCache()
+
     /// The `@Observed` fields of `type` and where it stores its registrar.
     static func layout(of type: AnyObject.Type) -> ObservedLayout {
+        if let layout = recent.layout(of: type) { return layout }
+        let layout = lockedLayout(of: type)
+        recent.insert(layout, for: type)
+        return layout
+    }
+
+    private static func lockedLayout(of type: AnyObject.Type) -> ObservedLayout {
         let key = ObjectIdentifier(type)
         if let layout = lock.withLock({ table[key] }) { return layout }
         var fields: [ObservedField] = []
@@ -143,5 +160,65 @@ enum ObservedFields {
     /// The names of the `@Observed` properties of `type`, sorted, for error messages.
     static func names(in type: AnyObject.Type) -> [String] {
         Array(Set(of(type).map(\.name))).sorted()
+    }
+}
+
+/// A lock-free cache of class layouts: 64 slots of two words, the class's metadata address (0: free)
+/// and its layout's (0: not stored yet), probed from a hash of the address. A slot is claimed by a
+/// compare-and-exchange of its class word, then its layout stored once; the table holds each layout
+/// for good (`ObservedFields` keeps it too). A full table misses, and the caller takes the lock.
+/// Unsafe: a manually allocated buffer of atomics, and layouts held as retained bits.
+private final class LayoutCache: @unchecked Sendable {
+    private static var slotCount: Int { 64 }
+    private let words: UnsafeMutablePointer<Atomic<UInt>>
+
+    init() {
+        words = .allocate(capacity: Self.slotCount * 2)
+        for index in 0..<Self.slotCount * 2 { (words + index).initialize(to: Atomic(0)) }
+    }
+
+    // (Never deinitialised: a static's.)
+
+    private static func home(of tag: UInt) -> Int {
+        Int(truncatingIfNeeded: (tag >> 4) ^ (tag >> 10)) & (slotCount - 1)
+    }
+
+    func layout(of type: AnyObject.Type) -> ObservedLayout? {
+        let tag = UInt(bitPattern: ObjectIdentifier(type))
+        var slot = Self.home(of: tag)
+        for _ in 0..<4 {
+            let found = words[slot * 2].load(ordering: .acquiring)
+            if found == 0 { return nil }
+            if found == tag {
+                let bits = words[slot * 2 + 1].load(ordering: .acquiring)
+                guard bits != 0 else { return nil }
+                return Unmanaged<ObservedLayout>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+            }
+            slot = (slot &+ 1) & (Self.slotCount - 1)
+        }
+        return nil
+    }
+
+    func insert(_ layout: ObservedLayout, for type: AnyObject.Type) {
+        let tag = UInt(bitPattern: ObjectIdentifier(type))
+        var slot = Self.home(of: tag)
+        for _ in 0..<4 {
+            var found = words[slot * 2].load(ordering: .acquiring)
+            if found == 0 {
+                let (claimed, original) = words[slot * 2].compareExchange(
+                    expected: 0,
+                    desired: tag,
+                    ordering: .acquiringAndReleasing
+                )
+                if claimed {
+                    let bits = UInt(bitPattern: Unmanaged.passRetained(layout).toOpaque())
+                    words[slot * 2 + 1].store(bits, ordering: .releasing)
+                    return
+                }
+                found = original
+            }
+            if found == tag { return }
+            slot = (slot &+ 1) & (Self.slotCount - 1)
+        }
     }
 }
