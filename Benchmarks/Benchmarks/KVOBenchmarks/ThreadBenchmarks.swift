@@ -7,13 +7,16 @@ import KVOMediator
 // ratio, serial time / parallel time (2.0 means perfect scaling).
 //
 // two_threads_chain: the same, each object being the leaf of a chain `\.a.b.c` that one controller
-// observes, its `c` set (fewer sets: a chain's change costs more).
+// observes, its `c` set.
 //
 // Both variants run their work on freshly started threads and wait for them, so thread start-up
-// (tens of microseconds, against milliseconds of work) is in both.
+// (tens of microseconds) is in both. Each thread sets its object 400,000 times, about 15 ms of work: at
+// 100,000 sets (and 20,000 for chains, whose change once cost 40 times a property's and now costs
+// what a property's does) a run lasted 1-3 ms, and one thread starting late on this 2-core machine
+// moved the ratio between 1.1 and 1.9 from one run to the next.
 
-private let setsPerObject = 100_000
-private let chainSetsPerObject = 20_000
+private let setsPerObject = 400_000
+private let chainSetsPerObject = 400_000
 
 /// Short runs of milliseconds each: a couple of seconds, at most 60 samples.
 private func threadConfiguration() -> Benchmark.Configuration {
