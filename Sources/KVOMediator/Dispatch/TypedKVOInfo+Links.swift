@@ -25,6 +25,9 @@ struct LinkStep {
     var registrarOffset = 0
     var newObject: UnsafeRawPointer? = nil
     var newRegistrar: UnsafeMutableRawPointer? = nil
+    /// For the leaf of a key path through optional links (its value an `Optional` of the leaf's): the
+    /// leaf's storage, which makes that optional.
+    var optionalLeaf: (any ObservedStorage.Type)? = nil
 }
 
 extension TypedKVOInfo {
@@ -51,7 +54,7 @@ extension TypedKVOInfo {
                 return true
             }
             let last = steps[count - 1]
-            let oldValue = leafValue(of: last.oldObject, field: last.field)
+            let oldValue = leafValue(of: last.oldObject, last)
             withUnsafePointer(to: oldValue) { old in
                 finish(link, steps, count, object: object, ticket: ticket, old: UnsafeRawPointer(old), store: store)
             }
@@ -78,7 +81,7 @@ extension TypedKVOInfo {
         // Read after subscribing, as an evaluation reads each link after its getter subscribed to it; a
         // link set between the walk and the subscription is caught by walking again.
         let last = steps[count - 1]
-        let newValue = leafValue(of: last.newObject!, field: last.field)
+        let newValue = leafValue(of: last.newObject, last)
         guard newChainIsStill(from: link.newValue, steps, count) else { return reevaluate(old: old) }
         withUnsafePointer(to: newValue) { new in
             deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
@@ -137,13 +140,16 @@ extension TypedKVOInfo {
             else { return false }
             let field = steps[index].field
             let isLeaf = index == count - 1
-            let readable = layout.fields.contains { candidate in
-                guard candidate.offset == field else { return false }
-                return isLeaf
-                    ? candidate.storage.holdsValueInline && candidate.storage.valueType == Value.self
-                    : candidate.holdsObject
+            guard let candidate = layout.fields.first(where: { $0.offset == field }) else { return false }
+            if !isLeaf {
+                guard candidate.holdsObject else { return false }
+            } else if candidate.storage.holdsValueInline, candidate.valueType == Value.self {
+                steps[index].optionalLeaf = nil
+            } else if candidate.storage.holdsValueInline, candidate.optionalValueType == Value.self {
+                steps[index].optionalLeaf = candidate.storage
+            } else {
+                return false
             }
-            guard readable else { return false }
             steps[index].oldObject = object
             steps[index].registrarOffset = registrarOffset
             if !isLeaf { next = (object + field).load(as: UnsafeRawPointer?.self) }
@@ -188,9 +194,15 @@ extension TypedKVOInfo {
         return true
     }
 
-    /// The `Value` of the `@Observed` storage at byte offset `field` of the object at `object`.
-    private func leafValue(of object: UnsafeRawPointer?, field: Int) -> Value {
-        (object.unsafelyUnwrapped + field).assumingMemoryBound(to: Value.self).pointee
+    /// The chain's value at its leaf `step` in the object at `object`: the `@Observed` storage's value,
+    /// or for a key path through optional links that value as an optional.
+    private func leafValue(of object: UnsafeRawPointer?, _ step: LinkStep) -> Value {
+        let address = object.unsafelyUnwrapped + step.field
+        guard let storage = step.optionalLeaf else { return address.assumingMemoryBound(to: Value.self).pointee }
+        return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { value in
+            storage.copyValueAsOptional(at: address, to: UnsafeMutableRawPointer(value.baseAddress!))
+            return value.baseAddress!.move()
+        }
     }
 
     /// The class of the object at `object` (borrowed: no retain).

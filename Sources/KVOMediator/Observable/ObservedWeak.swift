@@ -158,6 +158,13 @@ extension ObservedWeak: ObservedStorage {
 
     static var holdsValueInline: Bool { false }
 
+    static var optionalValueType: Any.Type { Referent??.self }
+
+    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        let referent = address.assumingMemoryBound(to: Self.self).pointee.reference?.referent
+        destination.assumingMemoryBound(to: Referent??.self).initialize(to: referent)
+    }
+
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any
     }

@@ -15,6 +15,11 @@ protocol ObservedStorage {
     /// Whether the storage holds its value itself, as its first field (`Observed`; an `ObservedWeak`
     /// holds a reference to a link object instead).
     static var holdsValueInline: Bool { get }
+    /// `Optional<valueType>`: what a key path through an optional link gives for this property.
+    static var optionalValueType: Any.Type { get }
+    /// Initialises the memory at `destination`, an `Optional` of the value's type, to the value of the
+    /// storage at `address` (for a chain through optional links: `TypedKVOInfo+Links`).
+    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer)
 }
 
 extension Observed: ObservedStorage {
@@ -25,6 +30,14 @@ extension Observed: ObservedStorage {
     }
 
     static var holdsValueInline: Bool { true }
+
+    static var optionalValueType: Any.Type { Value?.self }
+
+    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
+        destination.assumingMemoryBound(to: Value?.self).initialize(
+            to: address.assumingMemoryBound(to: Self.self).pointee.value
+        )
+    }
 }
 
 /// Looks through any level of `Optional`: in a value (`wrappedAny`) or in a type (`wrappedType`).
@@ -66,10 +79,15 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
     /// Whether the storage holds an object (or an optional one) inline: its value is, at the storage's
     /// address, the object's address or 0. (What a chain's link is followed through: `TypedKVOInfo+Links`.)
     let holdsObject: Bool
+    /// The storage's value type, and its `Optional` (read once: each is a call through `storage`).
+    let valueType: Any.Type
+    let optionalValueType: Any.Type
 
     init(name: String, offset: Int, storage: any ObservedStorage.Type) {
         (self.name, self.offset, self.storage) = (name, offset, storage)
         let valueType = storage.valueType
+        self.valueType = valueType
+        optionalValueType = storage.optionalValueType
         // A class, or one level of Optional of one (two levels have two representations of nil).
         let object = valueType is AnyObject.Type || (valueType as? any OptionalType.Type)?.wrappedType is AnyObject.Type
         holdsObject = storage.holdsValueInline && object

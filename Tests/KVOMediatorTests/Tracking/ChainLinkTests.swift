@@ -193,6 +193,38 @@ private func observe(_ root: LinkRoot, options: KVOOptions = [.old, .new], by ob
         )
     }
 
+    @Test func aChainThroughAnOptionalLinkFollowsItAndGivesOptionalValues() {
+        let root = LinkRoot(LinkMiddle(LinkLeaf(0)))
+        let observer = TestObserver()
+        let recorder = Recorder<Int?>()
+        observer.kvoController.observe(root, keyPath: \.middle.optionalLeaf?.value, options: [.old, .new]) {
+            _,
+            _,
+            change in recorder.append(change)
+        }
+        let first = LinkLeaf(1)
+        let second = LinkLeaf(2)
+        root.middle.optionalLeaf = first
+        root.middle.optionalLeaf = second
+        first.value = 10  // no longer in the chain
+        second.value = 3
+        root.middle.optionalLeaf = nil
+        second.value = 20  // no longer in the chain
+        root.middle.optionalLeaf = first
+        let path: AnyKeyPath = \LinkRoot.middle.optionalLeaf?.value
+        #expect(
+            recorder.changes == [
+                change(path, old: .some(nil), new: .some(1)),
+                change(path, old: .some(1), new: .some(2)),
+                change(path, old: .some(2), new: .some(3)),
+                change(path, old: .some(3), new: .some(nil)),
+                change(path, old: .some(nil), new: .some(10)),
+            ]
+        )
+        #expect(second.kvoRegistrar.registrationCount == 0)
+        #expect(first.kvoRegistrar.registrationCount == 1)
+    }
+
     @Test func objectsLeftOutOfTheChainAreReleased() {
         let root = LinkRoot(LinkMiddle(LinkLeaf(1)))
         let observer = TestObserver()
