@@ -36,13 +36,10 @@ extension TypedKVOInfo {
 
     /// Delivers a set of one of this chain's links (not its leaf) by following the new link, and returns
     /// true; or returns false, having done nothing, when this path does not apply. See above.
-    func changeThroughLink(_ link: LinkChange, store: () -> Void) -> Bool {
-        let leafKey = leaf.load(ordering: .relaxed)
-        // A chain whose leaf is known (not 0, not a no-chain key), of a typed key path; a prior record
-        // wants the old value before the set: the evaluation path sends it.
-        guard readerKind == 0, leafKey != 0, leafKey & (1 &<< 16) == 0, !options.contains(.prior),
-            Self.holdsObject(link)
-        else { return false }
+    /// `leafKey` is the registration's leaf (``KVOInfo/leaf``), a slot's key: the chain's leaf is known.
+    func changeThroughLink(_ link: LinkChange, leafKey: UInt, store: () -> Void) -> Bool {
+        // A typed key path; a prior record wants the old value before the set: the evaluation path sends it.
+        guard readerKind == 0, !options.contains(.prior), Self.holdsObject(link) else { return false }
         return withUnsafeTemporaryAllocation(of: LinkStep.self, capacity: Self.maximumTail) { buffer in
             let steps = buffer.baseAddress!
             let count = tail(after: link, leafKey: leafKey, into: steps)
@@ -91,7 +88,7 @@ extension TypedKVOInfo {
     /// Whether the changed property's value is an object (or an optional one): the object its chain
     /// reads next, at the value's address. (Its class's `@Observed` fields, from the runtime's metadata.)
     private static func holdsObject(_ link: LinkChange) -> Bool {
-        ObservedFields.layout(of: classOf(link.object)).fields.contains { $0.offset == link.field && $0.holdsObject }
+        ObservedFields.layout(of: classOf(link.object)).links.contains { $0.offset == link.field && $0.holdsObject }
     }
 
     /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
@@ -140,13 +137,14 @@ extension TypedKVOInfo {
             else { return false }
             let field = steps[index].field
             let isLeaf = index == count - 1
-            guard let candidate = layout.fields.first(where: { $0.offset == field }) else { return false }
+            guard let position = layout.position(ofField: field) else { return false }
+            let link = layout.links[position]
             if !isLeaf {
-                guard candidate.holdsObject else { return false }
-            } else if candidate.storage.holdsValueInline, candidate.valueType == Value.self {
+                guard link.holdsObject else { return false }
+            } else if link.valueType == Value.self {
                 steps[index].optionalLeaf = nil
-            } else if candidate.storage.holdsValueInline, candidate.optionalValueType == Value.self {
-                steps[index].optionalLeaf = candidate.storage
+            } else if link.optionalValueType == Value.self {
+                steps[index].optionalLeaf = layout.fields[position].storage
             } else {
                 return false
             }
@@ -199,10 +197,17 @@ extension TypedKVOInfo {
     private func leafValue(of object: UnsafeRawPointer?, _ step: LinkStep) -> Value {
         let address = object.unsafelyUnwrapped + step.field
         guard let storage = step.optionalLeaf else { return address.assumingMemoryBound(to: Value.self).pointee }
-        return withUnsafeTemporaryAllocation(of: Value.self, capacity: 1) { value in
-            storage.copyValueAsOptional(at: address, to: UnsafeMutableRawPointer(value.baseAddress!))
-            return value.baseAddress!.move()
-        }
+        return optionalLeafValue(at: address, storage)
+    }
+
+    /// `leafValue` through optional links. (Apart: the temporary allocation looks up generic metadata
+    /// wherever it is in a function, about 350 instructions.)
+    @inline(never)
+    private func optionalLeafValue(at address: UnsafeRawPointer, _ storage: any ObservedStorage.Type) -> Value {
+        let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        defer { value.deallocate() }
+        storage.copyValueAsOptional(at: address, to: UnsafeMutableRawPointer(value))
+        return value.move()
     }
 
     /// The class of the object at `object` (borrowed: no retain).

@@ -237,6 +237,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// `captureBeforeChange`, `store`, `changeEvaluated`, with the old value kept as a `Value` rather
     /// than boxed and opened again (about 150 instructions).
     override func changeAround(store: () -> Void) {
+        evaluateAround(store: store)
+    }
+
+    private func evaluateAround(store: () -> Void) {
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else {
             store()
             return reevaluate(old: nil)
@@ -253,7 +257,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// A set of one of a chain's links is delivered by following the new link where that applies
     /// (`TypedKVOInfo+Links`); anything else is evaluated.
     override func changeAround(link: LinkChange, store: () -> Void) {
-        if !changeThroughLink(link, store: store) { changeAround(store: store) }
+        // (A known leaf first, inline: a computed property's registration, say, has none.)
+        let leafKey = leaf.load(ordering: .relaxed)
+        if leafKey != 0, leafKey & (1 &<< 16) == 0, changeThroughLink(link, leafKey: leafKey, store: store) { return }
+        evaluateAround(store: store)
     }
 
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value

@@ -114,9 +114,36 @@ final class ObservedLayout: Sendable {
     let fields: [ObservedField]
     /// The byte offset of the stored `kvoRegistrar` (nil if the class stores none under that name).
     let registrarOffset: Int?
+    /// What a chain reads of each field, in `fields`' order: plain values, so that a search copies no
+    /// name and retains nothing (`TypedKVOInfo+Links` searches on each change).
+    let links: [Link]
+
+    /// A field as a chain's link or leaf.
+    struct Link {
+        let offset: Int
+        /// See ``ObservedField/holdsObject``.
+        let holdsObject: Bool
+        /// The value's type and its `Optional`, for a storage that holds its value inline (nil otherwise).
+        let valueType: Any.Type?
+        let optionalValueType: Any.Type?
+    }
 
     init(fields: [ObservedField], registrarOffset: Int?) {
         (self.fields, self.registrarOffset) = (fields, registrarOffset)
+        links = fields.map { field in
+            let inline = field.storage.holdsValueInline
+            return Link(
+                offset: field.offset,
+                holdsObject: field.holdsObject,
+                valueType: inline ? field.valueType : nil,
+                optionalValueType: inline ? field.optionalValueType : nil
+            )
+        }
+    }
+
+    /// The position in `fields` and `links` of the field at byte offset `offset`.
+    func position(ofField offset: Int) -> Int? {
+        links.firstIndex { $0.offset == offset }
     }
 }
 
