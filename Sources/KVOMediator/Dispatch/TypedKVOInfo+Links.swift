@@ -44,16 +44,15 @@ extension TypedKVOInfo {
             let steps = buffer.baseAddress!
             let count = tail(after: link, leafKey: leafKey, into: steps)
             guard count > 0, let object = loadTypedObject() else { return false }
-            let ticket = nextTicket()
             guard followOldChain(from: link.oldValue, steps, count) else { return false }
             guard options.contains(.old) else {
-                finish(link, steps, count, object: object, ticket: ticket, old: nil, store: store)
+                finish(link, steps, count, object: object, old: nil, store: store)
                 return true
             }
             let last = steps[count - 1]
             let oldValue = leafValue(of: last.oldObject, last)
             withUnsafePointer(to: oldValue) { old in
-                finish(link, steps, count, object: object, ticket: ticket, old: UnsafeRawPointer(old), store: store)
+                finish(link, steps, count, object: object, old: UnsafeRawPointer(old), store: store)
             }
             return true
         }
@@ -67,11 +66,12 @@ extension TypedKVOInfo {
         _ steps: UnsafeMutablePointer<LinkStep>,
         _ count: Int,
         object: Object,
-        ticket: UInt16,
         old: UnsafeRawPointer?,
         store: () -> Void
     ) {
         store()
+        // (Numbered after the set, as an evaluation is: one that read the chain before it is older.)
+        let ticket = nextTicket()
         guard walkNewChain(from: link.newValue, steps, count), replaceLinks(steps, count, ticket: ticket) else {
             return reevaluate(old: old)
         }
@@ -93,7 +93,9 @@ extension TypedKVOInfo {
 
     /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
     /// (in the order read); returns how many, or 0 unless the dependencies are the chain whose leaf is
-    /// `leafKey`, with the changed slot one of its links but the last.
+    /// `leafKey`, with the changed slot one of its links but the last, each link of another object.
+    /// (A chain through one object twice, `\.next?.next?.value` on a node that is its own next, lists
+    /// the repeated read once: its dependencies are not its links one for one, and it is evaluated.)
     private func tail(after link: LinkChange, leafKey: UInt, into steps: UnsafeMutablePointer<LinkStep>) -> Int {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
@@ -114,6 +116,10 @@ extension TypedKVOInfo {
             }
         }
         guard count > 0 else { return 0 }
+        for index in dependencies.indices {
+            let registrar = dependencies[index].registrar.toOpaque()
+            for earlier in 0..<index where dependencies[earlier].registrar.toOpaque() == registrar { return 0 }
+        }
         let last = dependencies[dependencies.count - 1].registrar
         return last._withUnsafeGuaranteedRef { KVOInfo.leafKey($0, field: steps[count - 1].field) } == leafKey
             ? count : 0
@@ -238,6 +244,13 @@ extension KVOInfo {
             guard dependencies[first + index].registrar.toOpaque() == steps[index].oldRegistrar,
                 case .field(steps[index].field) = dependencies[first + index].slot
             else { return false }
+        }
+        // Each link of another object, as in `tail(after:leafKey:into:)`: a new chain that runs back into
+        // an object it passed through is evaluated.
+        for index in 0..<count {
+            let registrar = steps[index].newRegistrar
+            for prefix in 0..<first where dependencies[prefix].registrar.toOpaque() == registrar { return false }
+            for earlier in 0..<index where steps[earlier].newRegistrar == registrar { return false }
         }
         appliedTicket = ticket
         var wrapped = InlineList<AnyKeyPath?>()

@@ -45,6 +45,16 @@ private final class LinkMiddle: KeyValueObservable, @unchecked Sendable {
     }
 }
 
+private final class LinkNode: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var next: LinkNode?
+    @Observed var value: Int
+
+    init(_ value: Int) {
+        self.value = value
+    }
+}
+
 private final class LinkRoot: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var middle: LinkMiddle
@@ -223,6 +233,35 @@ private func observe(_ root: LinkRoot, options: KVOOptions = [.old, .new], by ob
         )
         #expect(second.kvoRegistrar.registrationCount == 0)
         #expect(first.kvoRegistrar.registrationCount == 1)
+    }
+
+    @Test func aChainThroughTheSameObjectTwiceIsEvaluated() throws {
+        // \.next?.next?.value on a node that is its own next reads `x.next` twice, listed once.
+        let x = LinkNode(1)
+        x.next = x
+        let y = LinkNode(2)
+        let z = LinkNode(3)
+        y.next = z
+        let observer = TestObserver()
+        let recorder = Recorder<Int?>()
+        observer.kvoController.observe(x, keyPath: \.next?.next?.value, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        x.next = y
+        z.value = 4
+        y.next = x  // the new chain runs back into the root
+        x.value = 5
+        let path: AnyKeyPath = \LinkNode.next?.next?.value
+        #expect(
+            recorder.changes == [
+                change(path, old: .some(1), new: .some(3)),
+                change(path, old: .some(3), new: .some(4)),
+                change(path, old: .some(4), new: .some(1)),
+                change(path, old: .some(1), new: .some(5)),
+            ]
+        )
+        y.next = nil  // ends the cycle, so that the nodes can go
+        x.next = nil
     }
 
     @Test func objectsLeftOutOfTheChainAreReleased() {
