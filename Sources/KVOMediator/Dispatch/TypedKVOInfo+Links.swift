@@ -79,7 +79,7 @@ extension TypedKVOInfo {
         // link set between the walk and the subscription is caught by walking again.
         let last = steps[count - 1]
         let newValue = leafValue(of: last.newObject, last)
-        guard newChainIsStill(from: link.newValue, steps, count) else { return reevaluate(old: old) }
+        guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
         withUnsafePointer(to: newValue) { new in
             deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
         }
@@ -162,37 +162,26 @@ extension TypedKVOInfo {
     }
 
     /// Finds the new chain's objects and their registrars; false at a missing link or at an object of
-    /// another class than the old chain's there (which may read its properties otherwise).
+    /// another class than the old chain's there (which may read its properties otherwise). With
+    /// `again`, only whether the walk finds the objects the first walk did.
     private func walkNewChain(
         from value: UnsafeRawPointer,
         _ steps: UnsafeMutablePointer<LinkStep>,
-        _ count: Int
-    )
-        -> Bool
-    {
+        _ count: Int,
+        again: Bool = false
+    ) -> Bool {
         var next = value.load(as: UnsafeRawPointer?.self)
         for index in 0..<count {
-            guard let object = next, Self.classOf(object) == Self.classOf(steps[index].oldObject!) else {
-                return false
+            guard let object = next else { return false }
+            if again {
+                guard object == steps[index].newObject else { return false }
+            } else {
+                guard Self.classOf(object) == Self.classOf(steps[index].oldObject!) else { return false }
+                steps[index].newObject = object
+                steps[index].newRegistrar = (object + steps[index].registrarOffset).load(
+                    as: UnsafeMutableRawPointer.self
+                )
             }
-            steps[index].newObject = object
-            steps[index].newRegistrar = (object + steps[index].registrarOffset).load(as: UnsafeMutableRawPointer.self)
-            if index < count - 1 { next = (object + steps[index].field).load(as: UnsafeRawPointer?.self) }
-        }
-        return true
-    }
-
-    /// Whether walking the new chain again finds the objects `walkNewChain` found.
-    private func newChainIsStill(
-        from value: UnsafeRawPointer,
-        _ steps: UnsafeMutablePointer<LinkStep>,
-        _ count: Int
-    )
-        -> Bool
-    {
-        var next = value.load(as: UnsafeRawPointer?.self)
-        for index in 0..<count {
-            guard let object = next, object == steps[index].newObject else { return false }
             if index < count - 1 { next = (object + steps[index].field).load(as: UnsafeRawPointer?.self) }
         }
         return true

@@ -208,62 +208,25 @@ enum ObservedFields {
     }
 }
 
-/// A lock-free cache of class layouts: 64 slots of two words, the class's metadata address (0: free)
-/// and its layout's (0: not stored yet), probed from a hash of the address. A slot is claimed by a
-/// compare-and-exchange of its class word, then its layout stored once; the table holds each layout
-/// for good (`ObservedFields` keeps it too). A full table misses, and the caller takes the lock.
-/// Unsafe: a manually allocated buffer of atomics, and layouts held as retained bits.
-private final class LayoutCache: @unchecked Sendable {
-    private static var slotCount: Int { 64 }
-    private let words: UnsafeMutablePointer<Atomic<UInt>>
+/// A lock-free cache of class layouts (`OnceSlots`, keyed by the class's metadata address): a layout
+/// stored there is held for good, as `ObservedFields` holds it too. A full table misses, and the caller
+/// takes the lock.
+private final class LayoutCache: Sendable {
+    private let slots = OnceSlots(count: 64)
 
-    init() {
-        words = .allocate(capacity: Self.slotCount * 2)
-        for index in 0..<Self.slotCount * 2 { (words + index).initialize(to: Atomic(0)) }
-    }
-
-    // (Never deinitialised: a static's.)
-
-    private static func home(of tag: UInt) -> Int {
-        Int(truncatingIfNeeded: (tag >> 4) ^ (tag >> 10)) & (slotCount - 1)
+    private static func home(of key: UInt) -> Int {
+        Int(truncatingIfNeeded: (key >> 4) ^ (key >> 10))
     }
 
     func layout(of type: AnyObject.Type) -> ObservedLayout? {
-        let tag = UInt(bitPattern: ObjectIdentifier(type))
-        var slot = Self.home(of: tag)
-        for _ in 0..<4 {
-            let found = words[slot * 2].load(ordering: .acquiring)
-            if found == 0 { return nil }
-            if found == tag {
-                let bits = words[slot * 2 + 1].load(ordering: .acquiring)
-                guard bits != 0 else { return nil }
-                return Unmanaged<ObservedLayout>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
-            }
-            slot = (slot &+ 1) & (Self.slotCount - 1)
-        }
-        return nil
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        let bits = slots.find(key, from: Self.home(of: key))
+        guard bits != 0 else { return nil }
+        return Unmanaged<ObservedLayout>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
     }
 
     func insert(_ layout: ObservedLayout, for type: AnyObject.Type) {
-        let tag = UInt(bitPattern: ObjectIdentifier(type))
-        var slot = Self.home(of: tag)
-        for _ in 0..<4 {
-            var found = words[slot * 2].load(ordering: .acquiring)
-            if found == 0 {
-                let (claimed, original) = words[slot * 2].compareExchange(
-                    expected: 0,
-                    desired: tag,
-                    ordering: .acquiringAndReleasing
-                )
-                if claimed {
-                    let bits = UInt(bitPattern: Unmanaged.passRetained(layout).toOpaque())
-                    words[slot * 2 + 1].store(bits, ordering: .releasing)
-                    return
-                }
-                found = original
-            }
-            if found == tag { return }
-            slot = (slot &+ 1) & (Self.slotCount - 1)
-        }
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        slots.insert(layout, under: key, from: Self.home(of: key))
     }
 }
