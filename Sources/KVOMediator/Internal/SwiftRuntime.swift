@@ -20,8 +20,8 @@ internal import KVORuntimeShims
 /// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held
 ///   unmanaged, each alive for as long as the method that installed it runs; the context itself is
 ///   found through a C thread-local variable of `KVORuntimeShims` (a load, not a call).
-/// - `OnceReference`, `CanonicalKeyPaths` (the Observation bridge) and `ObservedFields`' layout cache:
-///   references stored once as retained bits in atomics, read with no reference counting.
+/// - `OnceReference` and `OnceSlots` (the Observation bridge's key paths, the class-layout cache):
+///   objects stored once as retained bits in atomics, read with no reference counting.
 /// - `TypedKVOInfo+Links`: a chain's new link followed by reading each `@Observed` storage at its
 ///   offset, an object link as an address, a registrar at its field's offset, and the leaf as a
 ///   `Value`; only for the classes and fields the runtime's field metadata shows to be such.
