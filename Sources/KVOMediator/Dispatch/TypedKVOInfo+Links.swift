@@ -9,7 +9,7 @@
 // evaluation read, takes the evaluation path (`changeAround(store:)`).
 //
 // Unsafe: it reads an `@Observed` storage's value by the storage's byte offset in its object (the
-// offset its setter names it by, and the value is the storage's first field, as `ObservedLayoutTests`
+// offset its setter names it by, and the value is the storage's first field, as `ChainLinkTests`
 // checks), an object link's value as an object's address, and a registrar by its field's offset.
 
 /// One link after the changed one: the slot the chain reads of it, its object in the old chain and in
