@@ -27,7 +27,7 @@ struct LinkStep {
     var newRegistrar: UnsafeMutableRawPointer? = nil
     /// For the leaf of a key path through optional links (its value an `Optional` of the leaf's): the
     /// leaf's storage, which makes that optional.
-    var optionalLeaf: (any ObservedStorage.Type)? = nil
+    var optionalLeaf: (any InlineObservedStorage.Type)? = nil
 }
 
 extension TypedKVOInfo {
@@ -88,7 +88,7 @@ extension TypedKVOInfo {
     /// Whether the changed property's value is an object (or an optional one): the object its chain
     /// reads next, at the value's address. (Its class's `@Observed` fields, from the runtime's metadata.)
     private static func holdsObject(_ link: LinkChange) -> Bool {
-        ObservedFields.layout(of: classOf(link.object)).links.contains { $0.offset == link.field && $0.holdsObject }
+        ObservedFields.layout(of: classOf(link.object)).link(atField: link.field)?.holdsObject ?? false
     }
 
     /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
@@ -143,14 +143,13 @@ extension TypedKVOInfo {
             else { return false }
             let field = steps[index].field
             let isLeaf = index == count - 1
-            guard let position = layout.position(ofField: field) else { return false }
-            let link = layout.links[position]
+            guard let link = layout.link(atField: field) else { return false }
             if !isLeaf {
                 guard link.holdsObject else { return false }
             } else if link.valueType == Value.self {
                 steps[index].optionalLeaf = nil
             } else if link.optionalValueType == Value.self {
-                steps[index].optionalLeaf = layout.fields[position].storage
+                steps[index].optionalLeaf = link.inline
             } else {
                 return false
             }
@@ -198,7 +197,7 @@ extension TypedKVOInfo {
     /// `leafValue` through optional links. (Apart: the temporary allocation looks up generic metadata
     /// wherever it is in a function, about 350 instructions.)
     @inline(never)
-    private func optionalLeafValue(at address: UnsafeRawPointer, _ storage: any ObservedStorage.Type) -> Value {
+    private func optionalLeafValue(at address: UnsafeRawPointer, _ storage: any InlineObservedStorage.Type) -> Value {
         let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
         defer { value.deallocate() }
         storage.copyValueAsOptional(at: address, to: UnsafeMutableRawPointer(value))

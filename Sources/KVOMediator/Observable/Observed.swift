@@ -118,7 +118,7 @@ public struct Observed<Value> {
             object[keyPath: storageKeyPath].value = newValue
             return
         }
-        _setObserved(object, to: newValue, registrar: registrar, field: _field(storageKeyPath, of: object))
+        _setObserved(object, to: newValue, registrar: registrar, field: _storageOffset(storageKeyPath, of: object))
     }
 
     /// A set of the `@Observed` storage at byte offset `field` of `object` while the object has
@@ -160,16 +160,6 @@ public struct Observed<Value> {
         guard let flag = MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies) else { return true }
         let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         return (base + field + flag).load(as: Bool.self)
-    }
-
-    /// The byte offset of the storage at `storageKeyPath` in `object`: a constant once optimised.
-    @inlinable
-    @inline(__always)
-    static func _field<Object: AnyObject>(
-        _ storageKeyPath: ReferenceWritableKeyPath<Object, Self>,
-        of object: Object
-    ) -> Int {
-        _storageOffset(storageKeyPath, of: object)
     }
 }
 

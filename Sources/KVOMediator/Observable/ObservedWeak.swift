@@ -156,15 +156,6 @@ extension ObservedWeak: Sendable where Referent: Sendable {}
 extension ObservedWeak: ObservedStorage {
     static var valueType: Any.Type { Referent?.self }
 
-    static var holdsValueInline: Bool { false }
-
-    static var optionalValueType: Any.Type { Referent??.self }
-
-    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
-        let referent = address.assumingMemoryBound(to: Self.self).pointee.reference?.referent
-        destination.assumingMemoryBound(to: Referent??.self).initialize(to: referent)
-    }
-
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any
     }

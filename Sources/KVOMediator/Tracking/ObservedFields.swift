@@ -12,13 +12,16 @@ protocol ObservedStorage {
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
-    /// Whether the storage holds its value itself, as its first field (`Observed`; an `ObservedWeak`
-    /// holds a reference to a link object instead).
-    static var holdsValueInline: Bool { get }
+}
+
+/// A storage that holds its value itself, as its first field: `Observed` (an `ObservedWeak` holds a
+/// reference to its referent's link instead). What a chain's links are followed through
+/// (`TypedKVOInfo+Links`).
+protocol InlineObservedStorage: ObservedStorage {
     /// `Optional<valueType>`: what a key path through an optional link gives for this property.
     static var optionalValueType: Any.Type { get }
     /// Initialises the memory at `destination`, an `Optional` of the value's type, to the value of the
-    /// storage at `address` (for a chain through optional links: `TypedKVOInfo+Links`).
+    /// storage at `address` (for a chain through optional links).
     static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer)
 }
 
@@ -28,9 +31,9 @@ extension Observed: ObservedStorage {
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.value
     }
+}
 
-    static var holdsValueInline: Bool { true }
-
+extension Observed: InlineObservedStorage {
     static var optionalValueType: Any.Type { Value?.self }
 
     static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
@@ -76,22 +79,6 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
     let name: String
     let offset: Int
     let storage: any ObservedStorage.Type
-    /// Whether the storage holds an object (or an optional one) inline: its value is, at the storage's
-    /// address, the object's address or 0. (What a chain's link is followed through: `TypedKVOInfo+Links`.)
-    let holdsObject: Bool
-    /// The storage's value type, and its `Optional` (read once: each is a call through `storage`).
-    let valueType: Any.Type
-    let optionalValueType: Any.Type
-
-    init(name: String, offset: Int, storage: any ObservedStorage.Type) {
-        (self.name, self.offset, self.storage) = (name, offset, storage)
-        let valueType = storage.valueType
-        self.valueType = valueType
-        optionalValueType = storage.optionalValueType
-        // A class, or one level of Optional of one (two levels have two representations of nil).
-        let object = valueType is AnyObject.Type || (valueType as? any OptionalType.Type)?.wrappedType is AnyObject.Type
-        holdsObject = storage.holdsValueInline && object
-    }
 
     /// The property's value in `object` (an instance of the class this field was found in): reads
     /// that one property, as its getter would, and nothing else. The caller keeps `object` alive.
@@ -118,32 +105,40 @@ final class ObservedLayout: Sendable {
     /// name and retains nothing (`TypedKVOInfo+Links` searches on each change).
     let links: [Link]
 
-    /// A field as a chain's link or leaf.
-    struct Link {
+    /// A field as a chain's link or leaf (worked out once: each fact is a call through the storage's type).
+    struct Link: @unchecked Sendable {  // immutable: a metatype is not `Sendable` in Swift 6, but never changes
         let offset: Int
-        /// See ``ObservedField/holdsObject``.
+        /// The storage, if it holds its value inline (nil for an `ObservedWeak`).
+        let inline: (any InlineObservedStorage.Type)?
+        /// Whether the storage holds an object (or an optional one) inline: its value is, at the storage's
+        /// address, the object's address or 0.
         let holdsObject: Bool
         /// The value's type and its `Optional`, for a storage that holds its value inline (nil otherwise).
         let valueType: Any.Type?
         let optionalValueType: Any.Type?
+
+        init(_ field: ObservedField) {
+            offset = field.offset
+            inline = field.storage as? any InlineObservedStorage.Type
+            let valueType = inline?.valueType
+            self.valueType = valueType
+            optionalValueType = inline?.optionalValueType
+            // A class, or one level of Optional of one (two levels have two representations of nil).
+            holdsObject =
+                valueType.map { type in
+                    type is AnyObject.Type || (type as? any OptionalType.Type)?.wrappedType is AnyObject.Type
+                } ?? false
+        }
     }
 
     init(fields: [ObservedField], registrarOffset: Int?) {
         (self.fields, self.registrarOffset) = (fields, registrarOffset)
-        links = fields.map { field in
-            let inline = field.storage.holdsValueInline
-            return Link(
-                offset: field.offset,
-                holdsObject: field.holdsObject,
-                valueType: inline ? field.valueType : nil,
-                optionalValueType: inline ? field.optionalValueType : nil
-            )
-        }
+        links = fields.map(Link.init)
     }
 
-    /// The position in `fields` and `links` of the field at byte offset `offset`.
-    func position(ofField offset: Int) -> Int? {
-        links.firstIndex { $0.offset == offset }
+    /// The field at byte offset `offset`, as a chain's link or leaf.
+    func link(atField offset: Int) -> Link? {
+        links.first { $0.offset == offset }
     }
 }
 

@@ -324,8 +324,8 @@ private func observe(_ root: LinkRoot, options: KVOOptions = [.old, .new], by ob
             (base + registrarOffset).load(as: UnsafeRawPointer.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(middle.kvoRegistrar).toOpaque())
         )
-        let links = Dictionary(uniqueKeysWithValues: layout.fields.map { ($0.name, $0.holdsObject) })
+        let links = Dictionary(uniqueKeysWithValues: zip(layout.fields.map(\.name), layout.links.map(\.holdsObject)))
         #expect(links == ["leaf": true, "optionalLeaf": true, "weakLeaf": false])
-        #expect(ObservedFields.layout(of: LinkLeaf.self).fields.map(\.holdsObject) == [false])
+        #expect(ObservedFields.layout(of: LinkLeaf.self).links.map(\.holdsObject) == [false])
     }
 }
