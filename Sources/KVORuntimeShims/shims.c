@@ -1,4 +1,5 @@
-// The shims are inline functions in include/KVORuntimeShims.h; this file defines the one variable.
+// The shims are inline functions in include/KVORuntimeShims.h; this file defines their variables.
 #include "KVORuntimeShims.h"
 
 _Thread_local void *kvo_thread_context_slot = 0;
+long kvo_trackers_running_count = 0;

@@ -39,7 +39,13 @@ extension KVOInfo {
     /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
-    final func prune(keeping accesses: [Access], ticket: UInt16, leafKey: UInt = 0) {
+    /// `underLock` runs under the striped lock, told whether the evaluation was applied (it was the newest).
+    final func prune(
+        keeping accesses: [Access],
+        ticket: UInt16,
+        leafKey: UInt = 0,
+        underLock: (_ applied: Bool) -> Void = { _ in }
+    ) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unmanaged<KVORegistrar>>()
@@ -48,6 +54,7 @@ extension KVOInfo {
             // already, finding it listed), so only the ticket and what it read last move on.
             appliedTicket = ticket
             if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
+            underLock(true)
         } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
             let root = rootRegistrar.toOpaque()
@@ -75,6 +82,9 @@ extension KVOInfo {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
             if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
+            underLock(true)
+        } else {
+            underLock(false)
         }
         lock.unlock()
         for registrar in held { registrar.release() }

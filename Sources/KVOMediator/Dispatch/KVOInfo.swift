@@ -57,6 +57,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     final class Extras {
         var stringKeyPath: String?
         var onObjectDeinit: (() -> Void)?
+        /// A re-evaluating registration's last value (`TypedKVOInfo+LastValue`), set before it starts.
+        var lastValue: AnyObject?
     }
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.

@@ -81,7 +81,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     /// Reads the value, then what is declared to affect it, recursively, so that `tracker` sees what
     /// both read.
-    private func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
+    func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
         let value = read(object)
         tracker.readDeclared(affecting: keyPath, of: object)
         return value
@@ -101,6 +101,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
         }
+        // (Before the first read subscribes: from then on a change may re-evaluate it, on any thread.)
+        let last = makeLastValue()
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
@@ -111,7 +113,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)
         let leafKey = leafKey(of: accesses) { isLeafValue(value, accesses) }
-        prune(keeping: accesses, ticket: ticket, leafKey: leafKey)
+        prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
+            guard applied, let last else { return }
+            last.storage.initializeMemory(as: Value.self, to: value)
+            last.isSet = true
+        }
         // (A string key path is its own name, and its key path object is new each time.)
         if stringKeyPath == nil { KeyPathNameCache.recordFirst(of: keyPath, reads: accesses) }
         let root = object.kvoRegistrar
@@ -144,7 +150,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Whether `value`, read through the key path, is the value of the last property it read (a
     /// chain's leaf), as far as can be told: equal values, or the same object; values that cannot be
     /// compared are taken to be.
-    private func isLeafValue(_ value: Value, _ accesses: [Access]) -> Bool {
+    func isLeafValue(_ value: Value, _ accesses: [Access]) -> Bool {
         guard stringKeyPath == nil, let last = accesses.last, let object = last.object, let wrapped = last.wrapped
         else { return true }
         let leafValue = untracked { boxedValue(at: wrapped, of: object) }
@@ -245,6 +251,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             store()
             return reevaluate(old: nil)
         }
+        // A computed property's old value is the one it last delivered, when kept (`LastValue`).
+        if leaf.load(ordering: .relaxed) & (1 &<< 16) != 0, let last = lastValue {
+            store()
+            return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
+        }
         let oldValue = readBeforeChange(object)
         store()
         if options.contains(.old) {
@@ -261,25 +272,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let leafKey = leaf.load(ordering: .relaxed)
         if leafKey != 0, leafKey & (1 &<< 16) == 0, changeThroughLink(link, leafKey: leafKey, store: store) { return }
         evaluateAround(store: store)
-    }
-
-    /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
-    /// at `old` (a `Value`), if captured.
-    func reevaluate(old: UnsafeRawPointer?) {
-        guard let object = loadTypedObject() else { return }
-        let ticket = nextTicket()
-        let tracker = AccessTracker.reused(subscribing: self)
-        defer { tracker.recycle() }
-        let newValue = tracker.run { evaluate(object, tracker) }
-        // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
-        let accesses = tracker.accesses
-        let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
-        withExtendedLifetime(object) { prune(keeping: accesses, ticket: ticket, leafKey: leafKey) }
-        // By address, as a set's values are: the record is built where the callback's types are
-        // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
-        withUnsafePointer(to: newValue) { new in
-            deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
-        }
     }
 }
 

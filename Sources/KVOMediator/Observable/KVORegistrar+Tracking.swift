@@ -1,13 +1,15 @@
+public import KVORuntimeShims
 import Synchronization
 
 /// Serialises getters' locating of their storage, which unoptimised code does with a modifying access.
 private let fieldLocating = Lock()
 
 extension KVORegistrar {
-    /// True while some thread tracks reads: only then need a getter report its read.
+    /// True while some thread tracks reads: only then need a getter report its read. (The count is a C
+    /// variable, read inline with one load: see `kvo_trackers_running`.)
     @inlinable
     static var _isTracking: Bool {
-        trackersRunning.load(ordering: .relaxed) != 0
+        kvo_trackers_running() != 0
     }
 
     /// True while this thread tracks reads (an observation is being set up or re-evaluated on it).

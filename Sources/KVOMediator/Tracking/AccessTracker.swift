@@ -1,4 +1,5 @@
 import Synchronization
+internal import KVORuntimeShims
 
 /// Identifies an observable slot of an object.
 enum SlotKey: Hashable {
@@ -155,9 +156,9 @@ final class AccessTracker {
         // (Installed unretained: this method's `self` keeps it alive while it is installed.)
         let context = ThreadContext.currentUnmanaged
         let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(Unmanaged.passUnretained(self)) }
-        trackersRunning.wrappingAdd(1, ordering: .relaxed)
+        kvo_trackers_add(1)
         defer {
-            trackersRunning.wrappingSubtract(1, ordering: .relaxed)
+            kvo_trackers_add(-1)
             _ = context._withUnsafeGuaranteedRef { $0.swapTracker(previous) }
         }
         return try body()
@@ -173,10 +174,6 @@ extension AccessTracker {
     }
 }
 
-/// How many trackers are installed right now, on any thread: while none is, a getter need not look up
-/// whether its read is being tracked (a hint; the thread's own tracker decides).
-@usableFromInline
-let trackersRunning = Atomic<Int>(0)
 
 /// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
 func untracked<Result>(_ body: () -> Result) -> Result {

@@ -44,6 +44,21 @@ static inline void kvo_set_thread_context(void *context) {
     kvo_thread_context_slot = context;
 }
 
+/// How many of KVOMediator's access trackers are installed now, on any thread. A C variable, not a
+/// Swift global, because every `@Observed` getter reads it, inlined into the client's code: a Swift
+/// global of another module is reached through a call to its addressor, this with one load.
+extern long kvo_trackers_running_count;
+
+/// The number of trackers installed (a relaxed atomic load: a hint, the thread's own tracker decides).
+static inline long kvo_trackers_running(void) {
+    return __atomic_load_n(&kvo_trackers_running_count, __ATOMIC_RELAXED);
+}
+
+/// Adds `delta` (1 or -1) to the number of trackers installed.
+static inline void kvo_trackers_add(long delta) {
+    __atomic_fetch_add(&kvo_trackers_running_count, delta, __ATOMIC_RELAXED);
+}
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <stdint.h>

@@ -1,0 +1,91 @@
+/// The value a re-evaluating registration last delivered (or read when it started): the old value of its
+/// next change, so that a change of a computed property is one evaluation, not an untracked read of the
+/// old value before the set and a tracked read of the new one after it.
+///
+/// Kept for registrations that want old values (and no prior records, which are sent before the set),
+/// of a type with no references (numbers, flags, structs of them: `_isPOD`), so that holding it keeps
+/// no object alive; other values are read before each change. Used while the registration's last
+/// evaluation found no chain (``KVOInfo/noChainKey(_:)``): every change of such a registration is
+/// evaluated, so the value kept is the last one delivered. (A chain's leaf changes are delivered from
+/// the setter's values, without an evaluation.)
+///
+/// One difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was
+/// not announced (an input that is not observable, changed in between) shows in the next record's new
+/// value, while its old value is the one observers were last told.
+final class LastValue {
+    /// The value, of the registration's `Value` type (a `_isPOD` one), in memory that this holds.
+    /// Guarded by the registration's striped lock (written and read in `prune`'s `underLock`).
+    let storage: UnsafeMutableRawPointer
+    /// Whether `storage` holds a value yet. Guarded by the striped lock.
+    @exclusivity(unchecked) var isSet = false
+
+    init(byteCount: Int, alignment: Int) {
+        storage = .allocate(byteCount: Swift.max(byteCount, 1), alignment: alignment)
+    }
+
+    deinit {
+        storage.deallocate()  // (a trivial value: nothing to deinitialise)
+    }
+}
+
+extension TypedKVOInfo {
+    /// Makes the registration's `LastValue` if it keeps one. Called before it starts.
+    func makeLastValue() -> LastValue? {
+        guard options.contains(.old), !options.contains(.prior), _isPOD(Value.self) else { return nil }
+        let last = LastValue(byteCount: MemoryLayout<Value>.size, alignment: MemoryLayout<Value>.alignment)
+        extras(creating: true)?.lastValue = last
+        return last
+    }
+
+    /// The registration's `LastValue`, if it keeps one.
+    var lastValue: LastValue? {
+        guard let last = extras?.lastValue else { return nil }
+        return unsafeDowncast(last, to: LastValue.self)
+    }
+
+    /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
+    /// at `old` (a `Value`), if captured.
+    func reevaluate(old: UnsafeRawPointer?) {
+        guard let object = loadTypedObject() else { return }
+        reevaluate(object, old: old, keeping: lastValue, oldIsKept: false)
+    }
+
+    /// `reevaluate(old:)` with the object loaded. The new value replaces the one `last` keeps (when this
+    /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
+    func reevaluate(_ object: Object, old: UnsafeRawPointer?, keeping last: LastValue?, oldIsKept: Bool) {
+        let ticket = nextTicket()
+        let tracker = AccessTracker.reused(subscribing: self)
+        defer { tracker.recycle() }
+        let newValue = tracker.run { evaluate(object, tracker) }
+        // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
+        let accesses = tracker.accesses
+        let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
+        // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
+        var kept = newValue
+        var isKept = false
+        withExtendedLifetime(object) {
+            prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
+                guard let last else { return }
+                let stored = last.storage.assumingMemoryBound(to: Value.self)
+                if last.isSet {
+                    (kept, isKept) = (stored.pointee, true)
+                    if applied { stored.pointee = newValue }
+                } else if applied {
+                    stored.initialize(to: newValue)
+                    last.isSet = true
+                }
+            }
+        }
+        // By address, as a set's values are: the record is built where the callback's types are
+        // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
+        withUnsafePointer(to: newValue) { new in
+            if oldIsKept, isKept {
+                withUnsafePointer(to: kept) { old in
+                    deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                }
+            } else {
+                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+            }
+        }
+    }
+}
