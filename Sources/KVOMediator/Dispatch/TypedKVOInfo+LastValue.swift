@@ -9,8 +9,10 @@
 /// evaluated, so the value kept is the last one delivered. (A chain's leaf changes are delivered from
 /// the setter's values, without an evaluation.)
 ///
-/// One difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was
-/// not announced (an input that is not observable, changed in between) shows in the next record's new
+/// Every change of such a registration takes its old value from here: a set of what it reads, a manual
+/// `willChangeValue(for:)` / `didChangeValue(for:)`, however many registrations the slot has. One
+/// difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was not
+/// announced (an input that is not observable, changed in between) shows in the next record's new
 /// value, while its old value is the one observers were last told.
 final class LastValue {
     /// The value, of the registration's `Value` type (a `_isPOD` one), in memory that this holds.
@@ -41,6 +43,12 @@ extension TypedKVOInfo {
     var lastValue: LastValue? {
         guard let last = extras?.lastValue else { return nil }
         return unsafeDowncast(last, to: LastValue.self)
+    }
+
+    /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).
+    var usableLastValue: LastValue? {
+        // (`noChainKey`'s bit, which no slot's key has.)
+        leaf.load(ordering: .relaxed) & (1 &<< 16) != 0 ? lastValue : nil
     }
 
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value

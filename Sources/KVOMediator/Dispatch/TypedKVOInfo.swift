@@ -210,6 +210,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func captureBeforeChange() -> CapturedValue {
+        if usableLastValue != nil { return .kept }
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
         let oldValue = readBeforeChange(object)
         return options.contains(.old) ? .value(oldValue) : .none
@@ -229,6 +230,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// The old value captured boxed is opened rather than cast back (`as! Value`, a dynamic cast of 255
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
+        if case .kept = captured, let last = lastValue {
+            guard let object = loadTypedObject() else { return }
+            return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
+        }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
@@ -252,7 +257,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return reevaluate(old: nil)
         }
         // A computed property's old value is the one it last delivered, when kept (`LastValue`).
-        if leaf.load(ordering: .relaxed) & (1 &<< 16) != 0, let last = lastValue {
+        if let last = usableLastValue {
             store()
             return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
         }

@@ -7,6 +7,8 @@ enum CapturedValue {
     case none
     /// The value read before the change.
     case value(Any)
+    /// Nothing read: the old value is the one the registration kept (`LastValue`).
+    case kept
 }
 
 /// How many collection mutations are writing their storage right now, on any thread: while none is,
