@@ -89,7 +89,9 @@ extension TypedKVOInfo {
         withUnsafePointer(to: newValue) { new in
             if oldIsKept, isKept {
                 withUnsafePointer(to: kept) { old in
-                    deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                    deliver {
+                        callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
+                    }
                 }
             } else {
                 deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }

@@ -1,5 +1,5 @@
-import Synchronization
 internal import KVORuntimeShims
+import Synchronization
 
 /// Identifies an observable slot of an object.
 enum SlotKey: Hashable {
@@ -173,7 +173,6 @@ extension AccessTracker {
         return tracker.accesses
     }
 }
-
 
 /// Runs `body` with no tracker installed, so that its reads are not recorded anywhere.
 func untracked<Result>(_ body: () -> Result) -> Result {
