@@ -54,11 +54,16 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
 
     /// What few registrations need, kept out of the registration itself.
-    final class Extras {
+    /// (A registration that keeps its last value has a `LastValue`, which is one.)
+    class Extras {
         var stringKeyPath: String?
         var onObjectDeinit: (() -> Void)?
-        /// A re-evaluating registration's last value (`TypedKVOInfo+LastValue`), set before it starts.
-        var lastValue: AnyObject?
+        /// Whether this is a `LastValue`.
+        let keepsValue: Bool
+
+        init(keepsValue: Bool = false) {
+            self.keepsValue = keepsValue
+        }
     }
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.

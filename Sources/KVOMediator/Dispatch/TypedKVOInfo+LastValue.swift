@@ -14,19 +14,25 @@
 /// difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was not
 /// announced (an input that is not observable, changed in between) shows in the next record's new
 /// value, while its old value is the one observers were last told.
-final class LastValue {
-    /// The value, of the registration's `Value` type (a `_isPOD` one), in memory that this holds.
-    /// Guarded by the registration's striped lock (written and read in `prune`'s `underLock`).
+/// (The registration's `Extras`, with the value's memory: not generic, so that making one looks up no
+/// generic metadata.)
+final class LastValue: KVOInfo.Extras {
+    /// The value, of the registration's `Value` type (a `_isPOD` one, so nothing is retained or
+    /// deinitialised here). Guarded by the registration's striped lock (`prune`'s `underLock`).
     let storage: UnsafeMutableRawPointer
     /// Whether `storage` holds a value yet. Guarded by the striped lock.
     @exclusivity(unchecked) var isSet = false
 
-    init(byteCount: Int, alignment: Int) {
+    /// Takes over `extras`' fields, if any.
+    init(byteCount: Int, alignment: Int, replacing extras: KVOInfo.Extras?) {
         storage = .allocate(byteCount: Swift.max(byteCount, 1), alignment: alignment)
+        super.init(keepsValue: true)
+        stringKeyPath = extras?.stringKeyPath
+        onObjectDeinit = extras?.onObjectDeinit
     }
 
     deinit {
-        storage.deallocate()  // (a trivial value: nothing to deinitialise)
+        storage.deallocate()
     }
 }
 
@@ -34,15 +40,19 @@ extension TypedKVOInfo {
     /// Makes the registration's `LastValue` if it keeps one. Called before it starts.
     func makeLastValue() -> LastValue? {
         guard options.contains(.old), !options.contains(.prior), _isPOD(Value.self) else { return nil }
-        let last = LastValue(byteCount: MemoryLayout<Value>.size, alignment: MemoryLayout<Value>.alignment)
-        extras(creating: true)?.lastValue = last
+        let last = LastValue(
+            byteCount: MemoryLayout<Value>.size,
+            alignment: MemoryLayout<Value>.alignment,
+            replacing: extras
+        )
+        extras = last
         return last
     }
 
     /// The registration's `LastValue`, if it keeps one.
     var lastValue: LastValue? {
-        guard let last = extras?.lastValue else { return nil }
-        return unsafeDowncast(last, to: LastValue.self)
+        guard let extras, extras.keepsValue else { return nil }
+        return unsafeDowncast(extras, to: LastValue.self)
     }
 
     /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).
@@ -75,11 +85,10 @@ extension TypedKVOInfo {
             prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
                 guard let last else { return }
                 let stored = last.storage.assumingMemoryBound(to: Value.self)
-                if last.isSet {
-                    (kept, isKept) = (stored.pointee, true)
-                    if applied { stored.pointee = newValue }
-                } else if applied {
-                    stored.initialize(to: newValue)
+                if last.isSet { (kept, isKept) = (stored.pointee, true) }
+                if applied {
+                    // (A trivial value: storing over the old one, or into fresh memory, is a copy of bytes.)
+                    last.storage.initializeMemory(as: Value.self, to: newValue)
                     last.isSet = true
                 }
             }
