@@ -14,37 +14,39 @@
 /// difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was not
 /// announced (an input that is not observable, changed in between) shows in the next record's new
 /// value, while its old value is the one observers were last told.
-/// (The registration's `Extras`, with the value's memory: not generic, so that making one looks up no
-/// generic metadata.)
+/// (The registration's `Extras`, with room for the value in it: one allocation, and not generic, so
+/// that making one looks up no generic metadata. Values of up to `capacity` bytes are kept.)
 final class LastValue: KVOInfo.Extras {
     /// The value, of the registration's `Value` type (a `_isPOD` one, so nothing is retained or
-    /// deinitialised here). Guarded by the registration's striped lock (`prune`'s `underLock`).
-    let storage: UnsafeMutableRawPointer
-    /// Whether `storage` holds a value yet. Guarded by the striped lock.
+    /// deinitialised here), in its first bytes. Guarded by the registration's striped lock (`prune`'s
+    /// `underLock`), and reached only through `withValue`.
+    @exclusivity(unchecked) private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    /// Whether `words` holds a value yet. Guarded by the striped lock.
     @exclusivity(unchecked) var isSet = false
 
+    /// The most bytes a value kept here may take (its alignment must be at most 8).
+    static var capacity: Int { 32 }
+
     /// Takes over `extras`' fields, if any.
-    init(byteCount: Int, alignment: Int, replacing extras: KVOInfo.Extras?) {
-        storage = .allocate(byteCount: Swift.max(byteCount, 1), alignment: alignment)
+    init(replacing extras: KVOInfo.Extras?) {
         super.init(keepsValue: true)
         stringKeyPath = extras?.stringKeyPath
         onObjectDeinit = extras?.onObjectDeinit
     }
 
-    deinit {
-        storage.deallocate()
+    /// Calls `body` with the value's memory (valid only during the call).
+    func withValue<Result>(_ body: (UnsafeMutableRawPointer) -> Result) -> Result {
+        withUnsafeMutableBytes(of: &words) { body($0.baseAddress!) }
     }
 }
 
 extension TypedKVOInfo {
     /// Makes the registration's `LastValue` if it keeps one. Called before it starts.
     func makeLastValue() -> LastValue? {
-        guard options.contains(.old), !options.contains(.prior), _isPOD(Value.self) else { return nil }
-        let last = LastValue(
-            byteCount: MemoryLayout<Value>.size,
-            alignment: MemoryLayout<Value>.alignment,
-            replacing: extras
-        )
+        guard options.contains(.old), !options.contains(.prior), _isPOD(Value.self),
+            MemoryLayout<Value>.size <= LastValue.capacity, MemoryLayout<Value>.alignment <= 8
+        else { return nil }
+        let last = LastValue(replacing: extras)
         extras = last
         return last
     }
@@ -84,13 +86,12 @@ extension TypedKVOInfo {
         withExtendedLifetime(object) {
             prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
                 guard let last else { return }
-                let stored = last.storage.assumingMemoryBound(to: Value.self)
-                if last.isSet { (kept, isKept) = (stored.pointee, true) }
-                if applied {
+                last.withValue { stored in
+                    if last.isSet { (kept, isKept) = (stored.assumingMemoryBound(to: Value.self).pointee, true) }
                     // (A trivial value: storing over the old one, or into fresh memory, is a copy of bytes.)
-                    last.storage.initializeMemory(as: Value.self, to: newValue)
-                    last.isSet = true
+                    if applied { stored.initializeMemory(as: Value.self, to: newValue) }
                 }
+                if applied { last.isSet = true }
             }
         }
         // By address, as a set's values are: the record is built where the callback's types are

@@ -115,7 +115,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let leafKey = leafKey(of: accesses) { isLeafValue(value, accesses) }
         prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
             guard applied, let last else { return }
-            last.storage.initializeMemory(as: Value.self, to: value)
+            last.withValue { _ = $0.initializeMemory(as: Value.self, to: value) }
             last.isSet = true
         }
         // (A string key path is its own name, and its key path object is new each time.)

@@ -25,8 +25,9 @@ internal import KVORuntimeShims
 /// - `TypedKVOInfo+Links`: a chain's new link followed by reading each `@Observed` storage at its
 ///   offset, an object link as an address, a registrar at its field's offset, and the leaf as a
 ///   `Value`; only for the classes and fields the runtime's field metadata shows to be such.
-/// - `TypedKVOInfo+LastValue`: a computed property's last value kept in raw memory as its `Value`
-///   (only for `_isPOD` types, so nothing is retained or deinitialised there), under the striped lock.
+/// - `TypedKVOInfo+LastValue`: a computed property's last value kept in a registration's words as its
+///   `Value` (only `_isPOD` types that fit, so nothing is retained or deinitialised there), under the
+///   striped lock.
 @usableFromInline
 enum SwiftRuntime {
     /// Retains the native Swift object at `object` unless it has started deinitialising.
