@@ -2,8 +2,10 @@
 /// evaluation read, dropped when it ends. Guarded by the registration's striped lock.
 extension KVOInfo {
 
+    /// (Acquiring and releasing: an evaluation with a later ticket sees every store made before an
+    /// earlier ticket was taken, so the newest evaluation, whose value a `LastValue` keeps, read them.)
     final func nextTicket() -> UInt16 {
-        tickets.wrappingAdd(1, ordering: .relaxed).newValue
+        tickets.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
     }
 
     /// Adds a dependency and subscribes to it; called by the tracker as each read happens.

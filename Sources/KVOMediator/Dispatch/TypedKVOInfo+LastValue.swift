@@ -9,8 +9,9 @@
 /// evaluated, so the value kept is the last one delivered. (A chain's leaf changes are delivered from
 /// the setter's values, without an evaluation.)
 ///
-/// Every change of such a registration takes its old value from here: a set of what it reads, a manual
-/// `willChangeValue(for:)` / `didChangeValue(for:)`, however many registrations the slot has. One
+/// Every change of such a registration takes its old value from here: a set of what it reads (copied
+/// before the set where the slot has several registrations, whose callbacks may change it meanwhile),
+/// a manual `willChangeValue(for:)` (copied then). One
 /// difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was not
 /// announced (an input that is not observable, changed in between) shows in the next record's new
 /// value, while its old value is the one observers were last told.
@@ -27,11 +28,8 @@ final class LastValue: KVOInfo.Extras {
     /// The most bytes a value kept here may take (its alignment must be at most 8).
     static var capacity: Int { 32 }
 
-    /// Takes over `extras`' fields, if any.
-    init(replacing extras: KVOInfo.Extras?) {
+    init() {
         super.init(keepsValue: true)
-        stringKeyPath = extras?.stringKeyPath
-        onObjectDeinit = extras?.onObjectDeinit
     }
 
     /// Calls `body` with the value's memory (valid only during the call).
@@ -41,14 +39,20 @@ final class LastValue: KVOInfo.Extras {
 }
 
 extension TypedKVOInfo {
-    /// Makes the registration's `LastValue` if it keeps one. Called before it starts.
-    func makeLastValue() -> LastValue? {
-        guard options.contains(.old), !options.contains(.prior), _isPOD(Value.self),
-            MemoryLayout<Value>.size <= LastValue.capacity, MemoryLayout<Value>.alignment <= 8
-        else { return nil }
-        let last = LastValue(replacing: extras)
-        extras = last
-        return last
+    /// Whether a registration with `options` keeps its last value (its `Extras` is then a `LastValue`,
+    /// made with it).
+    static func keepsLastValue(options: KVOOptions) -> Bool {
+        options.contains(.old) && !options.contains(.prior) && _isPOD(Value.self)
+            && MemoryLayout<Value>.size <= LastValue.capacity && MemoryLayout<Value>.alignment <= 8
+    }
+
+    /// A copy of the value `last` keeps, taken under the striped lock; nil before the first evaluation.
+    func keptValue(_ last: LastValue) -> Value? {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard last.isSet else { return nil }
+        return last.withValue { $0.assumingMemoryBound(to: Value.self).pointee }
     }
 
     /// The registration's `LastValue`, if it keeps one.

@@ -42,6 +42,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             case .flattening: 2
             }
         super.init(keyPath: reader.keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
+        // (Before anything else is put in `extras`, and before any other thread can see the registration.)
+        if Self.keepsLastValue(options: options) { extras = LastValue() }
         self.onObjectDeinit = onObjectDeinit
     }
 
@@ -101,8 +103,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
         }
-        // (Before the first read subscribes: from then on a change may re-evaluate it, on any thread.)
-        let last = makeLastValue()
+        let last = lastValue
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
@@ -210,7 +211,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func captureBeforeChange() -> CapturedValue {
-        if usableLastValue != nil { return .kept }
+        // (A copy, taken now: another change may replace the kept value before this one is evaluated.)
+        if let last = usableLastValue, let kept = keptValue(last) { return .value(kept) }
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
         let oldValue = readBeforeChange(object)
         return options.contains(.old) ? .value(oldValue) : .none
@@ -230,10 +232,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// The old value captured boxed is opened rather than cast back (`as! Value`, a dynamic cast of 255
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
-        if case .kept = captured, let last = lastValue {
-            guard let object = loadTypedObject() else { return }
-            return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
-        }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {

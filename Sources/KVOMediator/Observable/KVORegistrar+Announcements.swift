@@ -5,10 +5,8 @@ import Synchronization
 enum CapturedValue {
     /// Nothing was captured: the registration did not ask for the old value.
     case none
-    /// The value read before the change.
+    /// The value read before the change (or the one the registration kept: `LastValue`).
     case value(Any)
-    /// Nothing read: the old value is the one the registration kept (`LastValue`).
-    case kept
 }
 
 /// How many collection mutations are writing their storage right now, on any thread: while none is,

@@ -2,9 +2,9 @@ import Foundation
 import KVOMediator
 import Testing
 
-/// The old value of a computed property's change: the value last delivered, for values with no
-/// references (`LastValue`), else read before the set; as read at `willChangeValue(for:)` for manual
-/// changes; before the set for prior records.
+/// The old value of a computed property's change: for values with no references (`LastValue`), the
+/// value the registration last delivered, as it was when the change began; else read before the set;
+/// read before the set for prior records.
 @Suite struct ComputedOldValueTests {
     final class Totals: KeyValueObservable, @unchecked Sendable {
         let kvoRegistrar = KVORegistrar()
@@ -15,7 +15,12 @@ import Testing
         @Observed var label = "a"
         var suffix = ""
         @Observed var part = Part()
+        @Observed var items: [Int] = []
+        @Observed var link: Totals?
         var sum: Int { first + second + bias }
+        var count: Int { items.count }
+        var wide: SIMD4<Double> { SIMD4(Double(first), 0, 0, Double(second)) }
+        var nothing: Void { _ = first }
         var text: String { label + suffix }
         var current: Part { part }
     }
@@ -100,6 +105,118 @@ import Testing
         )
     }
 
+    /// A set inside a manual will/did is delivered at once; the did then delivers from the value kept
+    /// at the will, as Cocoa delivers from the value it read there.
+    @Test func aSetBetweenWillAndDidDoesNotMoveTheDidsOldValue() {
+        let totals = Totals()
+        let observer = TestObserver()
+        let recorder = Recorder<Int>()
+        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        totals.willChangeValue(for: \.sum)
+        totals.first = 5
+        totals.didChangeValue(for: \.sum)
+        #expect(recorder.changes == [change(\Totals.sum, old: 0, new: 5), change(\Totals.sum, old: 0, new: 5)])
+    }
+
+    /// With several registrations on the slot, one whose callback sets another input: each registration's
+    /// old values are the values it delivered.
+    @Test func aCallbackThatSetsAnInputLeavesEachRegistrationsOldValuesItsOwn() {
+        let totals = Totals()
+        let first = TestObserver()
+        let second = TestObserver()
+        let setting = Recorder<Int>()
+        let watching = Recorder<Int>()
+        first.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, totals, change in
+            setting.append(change)
+            if totals.second == 0 { totals.second = 10 }
+        }
+        second.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
+            watching.append(change)
+        }
+        totals.first = 1
+        #expect(setting.changes == [change(\Totals.sum, old: 0, new: 1), change(\Totals.sum, old: 1, new: 11)])
+        // (Its first record comes from the nested set, before it was told of `first`'s.)
+        #expect(watching.changes == [change(\Totals.sum, old: 0, new: 11), change(\Totals.sum, old: 0, new: 11)])
+        totals.first = 2
+        #expect(watching.changes.last == change(\Totals.sum, old: 11, new: 12))
+    }
+
+    /// A registration that is a chain while its link is there and not while it is nil: leaf sets are
+    /// delivered from the setter, and the value kept is refreshed when it is evaluated again.
+    @Test func anOptionalChainThatComesAndGoesHasExactOldValues() {
+        let totals = Totals()
+        let linked = Totals()
+        let observer = TestObserver()
+        let recorder = Recorder<Int?>()
+        observer.kvoController.observe(totals, keyPath: \.link?.first, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        totals.link = linked
+        linked.first = 3
+        linked.first = 4
+        totals.link = nil
+        totals.link = linked
+        #expect(
+            recorder.changes == [
+                change(\Totals.link?.first, old: Int??.some(nil), new: 0), change(\Totals.link?.first, old: 0, new: 3),
+                change(\Totals.link?.first, old: 3, new: 4), change(\Totals.link?.first, old: 4, new: Int??.some(nil)),
+                change(\Totals.link?.first, old: Int??.some(nil), new: 4),
+            ]
+        )
+    }
+
+    /// Old values alone, new values alone, a value too wide to keep (read before each set), and `Void`.
+    @Test func everyOptionSetAndValueShapeHasExactRecords() {
+        let totals = Totals()
+        let observer = TestObserver()
+        let olds = Recorder<Int>()
+        let news = Recorder<Int>()
+        let wide = Recorder<SIMD4<Double>>()
+        let nothing = Recorder<Void>()
+        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old]) { _, _, change in olds.append(change) }
+        let other = TestObserver()
+        other.kvoController.observe(totals, keyPath: \.sum, options: [.new]) { _, _, change in news.append(change) }
+        observer.kvoController.observe(totals, keyPath: \.wide, options: [.old, .new]) { _, _, change in
+            wide.append(change)
+        }
+        let token = try? totals.observe(\.nothing, options: [.old, .new]) { _, change in nothing.append(change) }
+        totals.first = 1
+        totals.second = 2
+        #expect(olds.changes == [change(\Totals.sum, old: 0), change(\Totals.sum, old: 1)])
+        #expect(news.changes == [change(\Totals.sum, new: 1), change(\Totals.sum, new: 3)])
+        #expect(
+            wide.changes == [
+                change(\Totals.wide, old: SIMD4(0, 0, 0, 0), new: SIMD4(1, 0, 0, 0)),
+                change(\Totals.wide, old: SIMD4(1, 0, 0, 0), new: SIMD4(1, 0, 0, 2)),
+            ]
+        )
+        // (Reads only `first`.)
+        #expect(token != nil && nothing.changes.map { $0.oldValue != nil && $0.newValue != nil } == [true])
+        token?.invalidate()
+    }
+
+    /// A collection mutation of an input re-evaluates the computed property, from the value kept.
+    @Test func aCollectionMutationOfAnInputHasExactOldValues() {
+        let totals = Totals()
+        let observer = TestObserver()
+        let recorder = Recorder<Int>()
+        observer.kvoController.observe(totals, keyPath: \.count, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        let items = totals.mutableArrayValue(for: \.items)
+        items.append(7)
+        items.append(contentsOf: [8, 9])
+        items.remove(at: 0)
+        #expect(
+            recorder.changes == [
+                change(\Totals.count, old: 0, new: 1), change(\Totals.count, old: 1, new: 3),
+                change(\Totals.count, old: 3, new: 2),
+            ]
+        )
+    }
+
     /// An object value is not kept between changes: the registration holds no value alive.
     @Test func anObjectValueIsNotKeptAlive() {
         let totals = Totals()
@@ -117,6 +234,32 @@ import Testing
         totals.part = Part()
         #expect(count.changes.count == 2)
         #expect(replaced == nil)
+    }
+
+    /// A registration that keeps its value is complete when the controller lists it: describing the
+    /// controller, and setting inputs, on another thread while it observes and unobserves (TSan checks).
+    @Test func registrationsThatKeepAValueComeAndGoWhileAnotherThreadDescribesAndSets() {
+        let totals = Totals()
+        let observer = TestObserver()
+        nonisolated(unsafe) let controller = observer.kvoController  // (a controller may be used from any thread)
+        let delivered = Recorder<Int>()
+        let registering = TestThread {
+            for _ in 0..<300 {
+                controller.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
+                    delivered.append(change)
+                }
+                controller.unobserve(totals, keyPath: \.sum)
+            }
+        }
+        let describing = TestThread {
+            for value in 0..<300 {
+                _ = controller.debugDescription
+                totals.first = value
+            }
+        }
+        registering.join()
+        describing.join()
+        #expect(delivered.changes.allSatisfy { $0.oldValue != nil && $0.newValue != nil })
     }
 
     /// Changes on two threads: the value kept is the newest evaluation's, which read every input set
