@@ -236,47 +236,40 @@ import Testing
         #expect(replaced == nil)
     }
 
-    /// A registration that keeps its value is complete when the controller lists it: describing the
-    /// controller, and setting inputs, on another thread while it observes and unobserves (TSan checks).
-    @Test func registrationsThatKeepAValueComeAndGoWhileAnotherThreadDescribesAndSets() {
-        let totals = Totals()
-        let observer = TestObserver()
-        nonisolated(unsafe) let controller = observer.kvoController  // (a controller may be used from any thread)
-        let delivered = Recorder<Int>()
-        let registering = TestThread {
-            for _ in 0..<300 {
-                controller.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-                    delivered.append(change)
-                }
-                controller.unobserve(totals, keyPath: \.sum)
-            }
-        }
-        let describing = TestThread {
-            for value in 0..<300 {
-                _ = controller.debugDescription
-                totals.first = value
-            }
-        }
-        registering.join()
-        describing.join()
-        #expect(delivered.changes.allSatisfy { $0.oldValue != nil && $0.newValue != nil })
+    /// A stream's registration keeps the value in the same place as the stream's end: its change records
+    /// start from the kept value, and it still finishes when the object deinitialises.
+    @Test func aChangeStreamOfAComputedPropertyKeepsItsValueAndFinishes() async throws {
+        var totals: Totals? = Totals()
+        let changes = try totals!.changes(for: \.sum, options: [.old, .new])
+        totals!.bias = 100
+        totals!.first = 1
+        totals!.second = 2
+        totals = nil
+        var received: [KVOChange<Int>] = []
+        for await change in changes { received.append(change) }
+        #expect(received == [change(\Totals.sum, old: 0, new: 101), change(\Totals.sum, old: 101, new: 103)])
     }
 
-    /// Changes on two threads: the value kept is the newest evaluation's, which read every input set
-    /// before it, so a change after both threads end starts from the current value.
-    @Test func afterChangesOnTwoThreadsTheOldValueIsTheCurrentOne() {
+    /// Changes on two threads, taking turns (a thread re-reads every input of the property, so writers
+    /// of its inputs must not overlap: see ThreadingAndLifetimes): each record starts where the one
+    /// before it ended, whichever thread delivered it.
+    @Test func changesOnTwoThreadsTakingTurnsFormOneChainOfRecords() {
         let totals = Totals()
         let observer = TestObserver()
         let recorder = Recorder<Int>()
         observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
             recorder.append(change)
         }
+        let turns = NSLock()
         let threads = [
-            TestThread { for value in 1...2_000 { totals.first = value } },
-            TestThread { for value in 1...2_000 { totals.second = value * 3 } },
+            TestThread { for value in 1...2_000 { turns.withLock { totals.first = value } } },
+            TestThread { for value in 1...2_000 { turns.withLock { totals.second = value * 3 } } },
         ]
         for thread in threads { thread.join() }
-        #expect(recorder.changes.count == 4_000)
+        let changes = recorder.changes
+        #expect(changes.count == 4_000)
+        #expect(changes.first?.oldValue == 0)
+        #expect(zip(changes, changes.dropFirst()).allSatisfy { $1.oldValue == $0.newValue })
         totals.first = 0
         #expect(recorder.changes.last == change(\Totals.sum, old: 8_000, new: 6_000))
     }
