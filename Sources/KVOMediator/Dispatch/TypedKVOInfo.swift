@@ -42,8 +42,14 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             case .flattening: 2
             }
         super.init(keyPath: reader.keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
-        // (Before anything else is put in `extras`, and before any other thread can see the registration.)
-        if Self.keepsLastValue(options: options) { extras = LastValue() }
+        // A key path known to be one `@Observed` property is started as one (see `start`); any other that
+        // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
+        // before any other thread can see the registration.
+        if case .typed(let typed) = reader, let field = DirectSlotCache.shared.field(of: typed, on: type(of: object)) {
+            leaf.store(Self.directFieldMark | UInt(bitPattern: field), ordering: .relaxed)
+        } else if Self.keepsLastValue(options: options) {
+            extras = LastValue()
+        }
         self.onObjectDeinit = onObjectDeinit
     }
 
@@ -96,10 +102,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
     ///   `.initial` record, say); without it, a cached key path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
-        if let typed = typedKeyPath,
-            let field = DirectSlotCache.shared.field(of: typed, on: type(of: object))
-        {
-            start(on: object, field: field, keyPath: typed)
+        let mark = leaf.load(ordering: .relaxed)
+        if mark & Self.directFieldMark != 0, let typed = typedKeyPath {
+            leaf.store(0, ordering: .relaxed)
+            start(on: object, field: Int(bitPattern: mark & ~Self.directFieldMark), keyPath: typed)
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
         }
@@ -133,6 +139,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         markStarted()
         reading?(value)
     }
+
+    /// Marks `leaf`, until the registration starts, as holding the storage offset of the `@Observed`
+    /// property its key path is known to be (``DirectSlotCache``, looked up when it is made). No slot's
+    /// key has this bit (a registrar's address is below 2^48).
+    static var directFieldMark: UInt { 1 &<< 63 }
 
     /// Starts a registration whose key path is known to be the `@Observed` property stored at `field`
     /// (``DirectSlotCache``): subscribes to it, with no evaluation under tracking.
