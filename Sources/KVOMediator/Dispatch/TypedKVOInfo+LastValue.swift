@@ -80,22 +80,31 @@ extension TypedKVOInfo {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
-        let newValue = tracker.run { evaluate(object, tracker) }
-        // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
-        let accesses = tracker.accesses
-        let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
+        // A computed property's evaluation that reads what the last one read records nothing
+        // (`AccessTracker+ExpectedReads`); one that reads anything else is done again in full.
+        let expecting = leaf.load(ordering: .relaxed) & (1 &<< 16) != 0 && tracker.expect(dependenciesOf: self)
+        var newValue = tracker.run { evaluate(object, tracker) }
         // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
         var kept = newValue
         var isKept = false
-        withExtendedLifetime(object) {
-            prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
-                guard let last else { return }
-                last.withValue { stored in
-                    if last.isSet { (kept, isKept) = (stored.assumingMemoryBound(to: Value.self).pointee, true) }
-                    // (A trivial value: storing over the old one, or into fresh memory, is a copy of bytes.)
-                    if applied { stored.initializeMemory(as: Value.self, to: newValue) }
+        // (Closures, not a local function: one referenced as a value boxes what it captures.)
+        let applied =
+            expecting && tracker.readAllExpected
+            && applySameReads(tracker.expected, count: tracker.expectedCount, ticket: ticket) { applied in
+                exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
+            }
+        if !applied {
+            if expecting {
+                tracker.clear()
+                newValue = tracker.run { evaluate(object, tracker) }
+            }
+            // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
+            let accesses = tracker.accesses
+            let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
+            withExtendedLifetime(object) {
+                prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
+                    exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
                 }
-                if applied { last.isSet = true }
             }
         }
         // By address, as a set's values are: the record is built where the callback's types are
@@ -111,5 +120,23 @@ extension TypedKVOInfo {
                 deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
             }
         }
+    }
+
+    /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`
+    /// in its place when the evaluation was `applied` (the newest).
+    private func exchange(
+        _ last: LastValue?,
+        applied: Bool,
+        newValue: Value,
+        kept: inout Value,
+        isKept: inout Bool
+    ) {
+        guard let last else { return }
+        last.withValue { stored in
+            if last.isSet { (kept, isKept) = (stored.assumingMemoryBound(to: Value.self).pointee, true) }
+            // (A trivial value: storing over the old one, or into fresh memory, is a copy of bytes.)
+            if applied { stored.initializeMemory(as: Value.self, to: newValue) }
+        }
+        if applied { last.isSet = true }
     }
 }

@@ -35,6 +35,12 @@ extension KVORegistrar {
     @usableFromInline
     func _access<Object: KeyValueObservable>(_ wrapped: AnyKeyPath, field: Int, of object: Object) {
         ThreadContext.withCurrentTracker { tracker in
+            // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
+            switch tracker.expectedRead(of: self, field: field) {
+            case .first: return tracker.readDeclared(affecting: wrapped, of: object)
+            case .again: return
+            case .unexpected: break
+            }
             verifyStored(in: object)
             let access = Access(
                 registrar: self,
@@ -61,6 +67,7 @@ extension KVORegistrar {
     /// (string key paths).
     func access(field: Int, of object: AnyObject) {
         ThreadContext.withCurrentTracker { tracker in
+            if tracker.expectedRead(of: self, field: field) != .unexpected { return }
             verifyStored(in: object)
             tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object), object: object))
         }

@@ -71,7 +71,14 @@ final class AccessTracker {
     }
 
     /// How many reads were reported, repeated ones included.
-    @exclusivity(unchecked) private var readCount = 0
+    @exclusivity(unchecked) var readCount = 0
+    /// A re-evaluation's expected reads (`AccessTracker+ExpectedReads`): the registration's dependencies
+    /// when it began, each an `@Observed` slot, as its registrar's address and its field; the first
+    /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
+    @exclusivity(unchecked) var expected: [(registrar: UnsafeMutableRawPointer, field: Int)] = []
+    @exclusivity(unchecked) var expectedCount = 0
+    /// How many of `expected` were read, in order; -1 once a read was not the one expected.
+    @exclusivity(unchecked) var matched = 0
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
     @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
@@ -140,14 +147,21 @@ final class AccessTracker {
     /// Empties this tracker (keeping its capacity, dropping every reference it holds) and makes it this
     /// thread's spare, unless the thread has one (a nested evaluation's).
     func recycle() {
-        // (One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, 300 instructions.)
-        while !accesses.isEmpty { accesses.removeLast() }
-        if !declaredReads.isEmpty { declaredReads.removeAll(keepingCapacity: true) }
-        readCount = 0
+        clear()
         registration = nil
         ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
             if context.spareTracker == nil { context.spareTracker = self }
         }
+    }
+
+    /// Forgets every read (keeping the capacity), for another evaluation.
+    func clear() {
+        // (One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, 300 instructions.)
+        while !accesses.isEmpty { accesses.removeLast() }
+        if !declaredReads.isEmpty { declaredReads.removeAll(keepingCapacity: true) }
+        expectedCount = 0
+        readCount = 0
+        matched = 0
     }
 
     /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
