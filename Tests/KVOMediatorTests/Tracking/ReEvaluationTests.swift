@@ -1,0 +1,105 @@
+import KVOMediator
+import Testing
+
+@testable import KVOMediator
+
+/// A computed property's re-evaluation that reads what the last one read records nothing
+/// (`AccessTracker+ExpectedReads`); one that reads more, fewer or other properties is evaluated again in
+/// full and subscribes to what it now reads.
+@Suite struct ReEvaluationTests {
+    final class Form: KeyValueObservable, @unchecked Sendable {
+        let kvoRegistrar = KVORegistrar()
+        @Observed var useSecond = true
+        @Observed var first = 1
+        @Observed var second = 10
+        @Observed var other: Form?
+        var twice: Int { first + first + second }
+        var partial: Int { useSecond ? first + second : first }
+        var swapped: Int { useSecond ? second * 100 + first : first * 100 + second }
+        var across: Int { first + (other?.first ?? 0) }
+    }
+
+    private func observe(_ form: Form, _ keyPath: KeyPath<Form, Int>, _ observer: TestObserver) -> Recorder<Int> {
+        let recorder = Recorder<Int>()
+        observer.kvoController.observe(form, keyPath: keyPath, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        return recorder
+    }
+
+    @Test func aPropertyReadTwiceIsOneDependency() {
+        let form = Form()
+        let observer = TestObserver()
+        let recorder = observe(form, \.twice, observer)
+        form.first = 2
+        form.first = 3
+        form.second = 20
+        #expect(
+            recorder.changes == [
+                change(\Form.twice, old: 12, new: 14), change(\Form.twice, old: 14, new: 16),
+                change(\Form.twice, old: 16, new: 26),
+            ]
+        )
+        #expect(form.kvoRegistrar.registrationCount == 2)  // first and second, once each
+    }
+
+    /// Reading fewer properties drops the ones no longer read; reading them again subscribes them again.
+    @Test func fewerAndThenMoreReadsMoveTheDependencies() {
+        let form = Form()
+        let observer = TestObserver()
+        let recorder = observe(form, \.partial, observer)
+        #expect(form.kvoRegistrar.registrationCount == 3)
+        form.useSecond = false
+        #expect(form.kvoRegistrar.registrationCount == 2)
+        form.second = 20  // not read: nothing
+        form.first = 2
+        form.useSecond = true
+        #expect(form.kvoRegistrar.registrationCount == 3)
+        form.second = 30
+        #expect(
+            recorder.changes == [
+                change(\Form.partial, old: 11, new: 1), change(\Form.partial, old: 1, new: 2),
+                change(\Form.partial, old: 2, new: 22), change(\Form.partial, old: 22, new: 32),
+            ]
+        )
+    }
+
+    /// The same properties read in another order are other reads: evaluated in full, in the new order.
+    @Test func theSameReadsInAnotherOrderAreFollowed() {
+        let form = Form()
+        let observer = TestObserver()
+        let recorder = observe(form, \.swapped, observer)
+        form.useSecond = false
+        form.first = 2
+        form.second = 20
+        form.useSecond = true
+        form.first = 3
+        #expect(recorder.changes.map(\.newValue) == [110, 210, 220, 2002, 2003])
+        #expect(zip(recorder.changes, recorder.changes.dropFirst()).allSatisfy { $1.oldValue == $0.newValue })
+        #expect(form.kvoRegistrar.registrationCount == 3)
+    }
+
+    /// Another object's properties: replacing it moves the dependency; setting the one left out does
+    /// nothing; the old one is released.
+    @Test func readsOfAnotherObjectFollowItsReplacement() {
+        let form = Form()
+        weak var replaced: Form?
+        do {
+            let inner = Form()
+            replaced = inner
+            form.other = inner
+        }
+        let observer = TestObserver()
+        let recorder = observe(form, \.across, observer)
+        let next = Form()
+        next.first = 5
+        replaced?.first = 2
+        form.other = next
+        #expect(replaced == nil)
+        form.other?.first = 6
+        form.first = 2
+        #expect(recorder.changes.map(\.newValue) == [3, 6, 7, 8])
+        #expect(next.kvoRegistrar.registrationCount == 1)
+        withExtendedLifetime(next) {}
+    }
+}
