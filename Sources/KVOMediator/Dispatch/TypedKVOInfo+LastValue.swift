@@ -90,11 +90,18 @@ extension TypedKVOInfo {
         // (Closures, not a local function: one referenced as a value boxes what it captures.)
         let applied =
             expecting && tracker.readAllExpected
-            && applySameReads(tracker.expected, count: tracker.expectedCount, ticket: ticket) { applied in
+            && applySameReads(
+                tracker.expected,
+                count: tracker.expectedCount,
+                since: tracker.expectedSince,
+                ticket: ticket
+            ) { applied in
                 exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
             }
         if !applied {
-            if expecting {
+            // Reads recorded from where matching ended; evaluated again only if the dependencies changed.
+            if expecting, tracker.matched >= 0 { tracker.stopExpecting() }
+            if tracker.mustEvaluateAgain {
                 tracker.clear()
                 newValue = tracker.run { evaluate(object, tracker) }
             }

@@ -1,13 +1,17 @@
 /// A re-evaluation that reads what the last evaluation read, in the same order, records nothing.
 ///
 /// Before it starts, the tracker copies the registration's dependencies (when each is an `@Observed`
-/// slot). Each read is compared with the next one expected, by registrar address and field: a match is
-/// counted, not recorded (no `Access` made, no reference retained, no subscription: the slot was listed
-/// when the evaluation began), and a read of a slot matched already is a repeat. When every read matched
-/// and the dependencies are still the ones copied, the registration applies the evaluation's ticket and
-/// delivers (`KVOInfo.applySameReads`): nothing to prune. A read that was not expected (the key path now
-/// reads something else, or fewer things) is recorded, and subscribed, as any read is, and the caller
-/// evaluates the key path again in full, as before.
+/// slot) and its applied ticket. Each read is compared with the next one expected, by registrar address
+/// and field: a match is counted, not recorded (no `Access` made, no reference retained, no subscription:
+/// the slot was listed when the evaluation began), and a read of a slot matched already is a repeat.
+/// When every read matched, and no other evaluation was applied and the dependencies are the ones copied,
+/// the registration applies the evaluation's ticket and delivers (`KVOInfo.applySameReads`): nothing to
+/// prune. At the first read that was not expected (the key path now reads something else), or at the end
+/// when fewer were read, the reads matched so far are recorded from the dependencies they matched, which
+/// are still listed (`stopExpecting`; with no object, which only a chain's leaf check would want: it
+/// then takes the value to be the leaf's), and the evaluation goes on as any other: each further read is
+/// recorded and subscribed as it happens, and the reads are pruned to. Only when another evaluation
+/// changed the dependencies meanwhile is the key path evaluated again, in full.
 extension AccessTracker {
     /// What a read is to the expected ones.
     enum ExpectedRead {
@@ -22,9 +26,25 @@ extension AccessTracker {
     /// Expects the reads of `registration`'s dependencies, in order; false (nothing expected) unless
     /// there are some and each is an `@Observed` slot.
     func expect(dependenciesOf registration: KVOInfo) -> Bool {
-        expectedCount = registration.copyFieldDependencies(into: &expected)
+        expectedCount = registration.copyFieldDependencies(into: &expected, since: &expectedSince)
         return expectedCount > 0
     }
+
+    /// Ends matching: the reads matched so far are recorded (as reads of the dependencies they matched,
+    /// which stay subscribed), unless the dependencies changed since they were copied; then `matched` is
+    /// -2 and the caller evaluates again.
+    func stopExpecting() {
+        let count = matched
+        matched = -1
+        guard count > 0, let registration else { return }
+        let recorded = registration._withUnsafeGuaranteedRef { info in
+            info.recordListed(expected, count: count, since: expectedSince) { accesses.append($0) }
+        }
+        if !recorded { matched = -2 }
+    }
+
+    /// Whether the reads could not all be recorded (see `stopExpecting`): the caller evaluates again.
+    var mustEvaluateAgain: Bool { matched == -2 }
 
     /// A read of `field` of `registrar`, compared with the reads expected.
     @inline(__always)
@@ -40,7 +60,7 @@ extension AccessTracker {
             readCount &+= 1
             return .again
         }
-        matched = -1
+        stopExpecting()
         return .unexpected
     }
 
@@ -52,9 +72,11 @@ extension AccessTracker {
 
 extension KVOInfo {
     /// Copies the dependencies into the first elements of `expected` (see `AccessTracker+ExpectedReads`)
-    /// and returns how many there are, when each is an `@Observed` slot; else returns 0.
+    /// and the applied ticket into `since`, and returns how many there are, when each is an `@Observed`
+    /// slot; else returns 0.
     final func copyFieldDependencies(
-        into expected: inout [(registrar: UnsafeMutableRawPointer, field: Int)]
+        into expected: inout [(registrar: UnsafeMutableRawPointer, field: Int)],
+        since: inout UInt16
     ) -> Int {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
@@ -65,33 +87,83 @@ extension KVOInfo {
             let read = (dependencies[index].registrar.toOpaque(), field)
             if index < expected.count { expected[index] = read } else { expected.append(read) }
         }
+        since = appliedTicket
         return dependencies.count
     }
 
-    /// For an evaluation that read exactly the first `count` of `expected`, the dependencies it began with: applies its ticket
-    /// and runs `underLock` (told whether it was applied: see `prune`), unless the dependencies changed
-    /// meanwhile; then returns false, and the caller evaluates again in full.
+    /// Gives `record` a read of each of the first `count` of `expected` (the dependencies copied when
+    /// the applied ticket was `since`), retaining its registrar, when no evaluation was applied since and
+    /// each is still listed; else returns false (and gives only some, or none).
+    final func recordListed(
+        _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
+        count: Int,
+        since: UInt16,
+        _ record: (Access) -> Void
+    ) -> Bool {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, appliedTicket == since else { return false }
+        for read in expected[0..<count] {
+            guard let index = dependencies.indices.first(where: { isDependency($0, read) }),
+                let registrar = dependencies[index].retainedRegistrar()
+            else { return false }
+            // (Released with the read, after this lock, when the tracker is cleared.) The property's key
+            // path and class, which tell a chain's links, are the ones its registrar was subscribed with.
+            let listed = registrar.takeRetainedValue()
+            let facts = listed.subscribedFacts(field: read.field)
+            record(
+                Access(
+                    registrar: listed,
+                    slot: .field(read.field),
+                    wrapped: facts.wrapped,
+                    objectType: facts.objectType
+                )
+            )
+        }
+        return true
+    }
+
+    /// Whether the dependency at `index` is the `@Observed` slot `read`. Under the striped lock.
+    private func isDependency(_ index: Int, _ read: (registrar: UnsafeMutableRawPointer, field: Int)) -> Bool {
+        guard dependencies[index].registrar.toOpaque() == read.registrar,
+            case .field(let field) = dependencies[index].slot
+        else { return false }
+        return field == read.field
+    }
+
+    /// For an evaluation that read exactly the first `count` of `expected`, the dependencies copied when
+    /// the applied ticket was `since`: applies its ticket, if it is newer, and runs `underLock` (told
+    /// whether it was applied: see `prune`), unless an evaluation was applied since or the dependencies
+    /// changed meanwhile; then returns false, and the caller records the reads (or evaluates again).
     final func applySameReads(
         _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
         count: Int,
+        since: UInt16,
         ticket: UInt16,
         underLock: (_ applied: Bool) -> Void
     ) -> Bool {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 else {
+        guard !closed else {
             underLock(false)
             return true
         }
-        guard dependencies.count == count else { return false }
-        for index in dependencies.indices {
-            guard dependencies[index].registrar.toOpaque() == expected[index].registrar,
-                case .field(let field) = dependencies[index].slot, field == expected[index].field
-            else { return false }
-        }
-        appliedTicket = ticket
-        underLock(true)
+        guard appliedTicket == since, dependencies.count == count else { return false }
+        for index in dependencies.indices where !isDependency(index, expected[index]) { return false }
+        let applied = Int16(bitPattern: ticket &- appliedTicket) > 0
+        if applied { appliedTicket = ticket }
+        underLock(applied)
         return true
+    }
+}
+
+extension KVORegistrar {
+    /// The key path and the class an `@Observed` slot was subscribed with (see `recordListed`).
+    func subscribedFacts(field: Int) -> (wrapped: AnyKeyPath?, objectType: AnyObject.Type?) {
+        withState { state in
+            (state.entryIndex(for: .field(field)).flatMap { state.entry(at: $0).wrapped }, state.ownerType)
+        }
     }
 }

@@ -59,10 +59,10 @@ extension [Access] {
 /// A tracker is used by the one thread that evaluates with it, so its state is not checked for
 /// overlapping accesses at run time (`@exclusivity(unchecked)`: two checks per read otherwise).
 final class AccessTracker {
-    @exclusivity(unchecked) private(set) var accesses: [Access] = []
+    @exclusivity(unchecked) var accesses: [Access] = []
     /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
     /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
-    @exclusivity(unchecked) private var registration: Unmanaged<KVOInfo>?
+    @exclusivity(unchecked) var registration: Unmanaged<KVOInfo>?
 
     init(subscribing registration: KVOInfo?) {
         self.registration = registration.map { Unmanaged.passUnretained($0) }
@@ -77,7 +77,10 @@ final class AccessTracker {
     /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
     @exclusivity(unchecked) var expected: [(registrar: UnsafeMutableRawPointer, field: Int)] = []
     @exclusivity(unchecked) var expectedCount = 0
-    /// How many of `expected` were read, in order; -1 once a read was not the one expected.
+    /// The registration's applied ticket when `expected` was copied.
+    @exclusivity(unchecked) var expectedSince: UInt16 = 0
+    /// How many of `expected` were read, in order; -1 once a read was not the one expected, -2 if then the
+    /// reads matched could not be recorded (the evaluation must be done again).
     @exclusivity(unchecked) var matched = 0
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.

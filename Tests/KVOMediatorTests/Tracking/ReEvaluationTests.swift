@@ -17,6 +17,42 @@ import Testing
         var partial: Int { useSecond ? first + second : first }
         var swapped: Int { useSecond ? second * 100 + first : first * 100 + second }
         var across: Int { first + (other?.first ?? 0) }
+        /// How many times `counted` was read.
+        var reads = 0
+        var counted: Int {
+            reads += 1
+            return useSecond ? first + second : first
+        }
+    }
+
+    /// A getter that caches its value until an input is set (each setter below clears the cache first).
+    final class Report: KeyValueObservable, @unchecked Sendable {
+        let kvoRegistrar = KVORegistrar()
+        @Observed private(set) var detailed = false
+        @Observed private(set) var count = 1
+        @Observed private(set) var title = "a"
+        private var cached: String?
+        var summary: String {
+            if let cached { return cached }
+            let summary = detailed ? "\(count) \(title)" : "\(count)"
+            cached = summary
+            return summary
+        }
+
+        func setDetailed(_ value: Bool) {
+            cached = nil
+            detailed = value
+        }
+
+        func setCount(_ value: Int) {
+            cached = nil
+            count = value
+        }
+
+        func setTitle(_ value: String) {
+            cached = nil
+            title = value
+        }
     }
 
     private func observe(_ form: Form, _ keyPath: KeyPath<Form, Int>, _ observer: TestObserver) -> Recorder<Int> {
@@ -79,8 +115,7 @@ import Testing
         #expect(form.kvoRegistrar.registrationCount == 3)
     }
 
-    /// Another object's properties: replacing it moves the dependency; setting the one left out does
-    /// nothing; the old one is released.
+    /// Another object's properties: replacing it moves the dependency, and the one left out is released.
     @Test func readsOfAnotherObjectFollowItsReplacement() {
         let form = Form()
         weak var replaced: Form?
@@ -101,5 +136,35 @@ import Testing
         #expect(recorder.changes.map(\.newValue) == [3, 6, 7, 8])
         #expect(next.kvoRegistrar.registrationCount == 1)
         withExtendedLifetime(next) {}
+    }
+
+    /// The getter runs once per change, whether it reads what it read before or something else.
+    @Test func theGetterRunsOncePerChange() {
+        let form = Form()
+        let observer = TestObserver()
+        let recorder = observe(form, \.counted, observer)
+        let atStart = form.reads
+        form.first = 2  // the same reads
+        form.useSecond = false  // fewer reads
+        form.useSecond = true  // more reads
+        form.second = 20  // the same reads again
+        #expect(form.reads - atStart == 4)
+        #expect(recorder.changes.map(\.newValue) == [12, 2, 12, 22])
+    }
+
+    /// A getter that caches: when it starts reading something else, it stays subscribed to all it read
+    /// (a second run would find the cache filled, read nothing, and leave the registration deaf).
+    @Test func aCachingGetterThatReadsSomethingElseStaysSubscribed() {
+        let report = Report()
+        let observer = TestObserver()
+        let recorder = Recorder<String>()
+        observer.kvoController.observe(report, keyPath: \.summary, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        report.setDetailed(true)
+        report.setTitle("b")
+        report.setCount(2)
+        #expect(recorder.changes.map(\.newValue) == ["1 a", "1 b", "2 b"])
+        #expect(report.kvoRegistrar.registrationCount == 3)
     }
 }
