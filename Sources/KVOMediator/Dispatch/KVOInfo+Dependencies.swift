@@ -178,6 +178,9 @@ extension KVOInfo {
         let leafProperty = accesses[accesses.count - 1].wrapped.map(ObjectIdentifier.init)
         let cache = ChainShapeCache.shared
         if let known = cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) { return known }
+        // A last read recorded from the dependencies (`recordListed`) has no object, so its value cannot be
+        // checked against the key path's: nothing is learnt, and it is taken to be no chain.
+        guard accesses[accesses.count - 1].object != nil else { return false }
         // (Recording may find the key path ending at two properties: then it is not a chain. Its answer
         // is the one to use, not a second look at the cache, which another thread's evaluation of another
         // shape may have replaced meanwhile.)

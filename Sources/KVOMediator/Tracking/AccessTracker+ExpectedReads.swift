@@ -8,8 +8,8 @@
 /// the registration applies the evaluation's ticket and delivers (`KVOInfo.applySameReads`): nothing to
 /// prune. At the first read that was not expected (the key path now reads something else), or at the end
 /// when fewer were read, the reads matched so far are recorded from the dependencies they matched, which
-/// are still listed (`stopExpecting`; with no object, which only a chain's leaf check would want: it
-/// then takes the value to be the leaf's), and the evaluation goes on as any other: each further read is
+/// are still listed (`stopExpecting`; with no object, so an evaluation that ends at one of them is not
+/// taken for a chain: `KVOInfo.isChain`), and the evaluation goes on as any other: each further read is
 /// recorded and subscribed as it happens, and the reads are pruned to. Only when another evaluation
 /// changed the dependencies meanwhile is the key path evaluated again, in full.
 extension AccessTracker {

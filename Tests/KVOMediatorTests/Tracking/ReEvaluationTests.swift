@@ -17,6 +17,11 @@ import Testing
         var partial: Int { useSecond ? first + second : first }
         var swapped: Int { useSecond ? second * 100 + first : first * 100 + second }
         var across: Int { first + (other?.first ?? 0) }
+        /// Reads `other`, its `first` and, unless that is 0, `second`: fewer reads can look like a chain.
+        var scaledOther: Int? {
+            guard let value = other?.first, value != 0 else { return nil }
+            return value * second
+        }
         /// How many times `counted` was read.
         var reads = 0
         var counted: Int {
@@ -166,5 +171,28 @@ import Testing
         report.setCount(2)
         #expect(recorder.changes.map(\.newValue) == ["1 a", "1 b", "2 b"])
         #expect(report.kvoRegistrar.registrationCount == 3)
+    }
+
+    /// Reading fewer properties than last time, ending at a property whose value is not the key path's
+    /// (`other?.first` is 0, the value nil): not taken for a chain, so later changes are re-evaluated.
+    @Test func fewerReadsThatLookLikeAChainAreNotTakenForOne() {
+        let form = Form()
+        let inner = Form()
+        form.other = inner
+        let observer = TestObserver()
+        let recorder = Recorder<Int?>()
+        observer.kvoController.observe(form, keyPath: \.scaledOther, options: [.old, .new]) { _, _, change in
+            recorder.append(change)
+        }
+        inner.first = 0
+        inner.first = 5
+        form.second = 3
+        #expect(
+            recorder.changes == [
+                change(\Form.scaledOther, old: Int??.some(10), new: Int??.some(nil)),
+                change(\Form.scaledOther, old: Int??.some(nil), new: Int??.some(50)),
+                change(\Form.scaledOther, old: Int??.some(50), new: Int??.some(15)),
+            ]
+        )
     }
 }
