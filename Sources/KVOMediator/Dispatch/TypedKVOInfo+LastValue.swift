@@ -11,12 +11,13 @@
 ///
 /// Every change of such a registration takes its old value from here: a set of what it reads (copied
 /// before the set where the slot has several registrations, whose callbacks may change it meanwhile),
-/// a manual `willChangeValue(for:)` (copied then). One
-/// difference from Cocoa, which reads the old value at `willChangeValueForKey:`: a change that was not
-/// announced (an input that is not observable, changed in between) shows in the next record's new
-/// value, while its old value is the one observers were last told.
-/// (The registration's `Extras`, with room for the value in it: one allocation, and not generic, so
-/// that making one looks up no generic metadata. Values of up to `capacity` bytes are kept.)
+/// a manual `willChangeValue(for:)` (copied then). One difference from Cocoa, which reads the old value
+/// at `willChangeValueForKey:`: a change that was not announced (an input that is not observable,
+/// changed in between) shows in the next record's new value, while its old value is the one observers
+/// were last told.
+///
+/// It is the registration's `Extras`, with room for the value in it: one allocation, and not generic, so
+/// that making one looks up no generic metadata. Values of up to `capacity` bytes are kept.
 final class LastValue: KVOInfo.Extras {
     /// The value, of the registration's `Value` type (a `_isPOD` one, so nothing is retained or
     /// deinitialised here), in its first bytes. Guarded by the registration's striped lock (`prune`'s
@@ -80,8 +81,8 @@ extension TypedKVOInfo {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
-        // A computed property's evaluation that reads what the last one read records nothing
-        // (`AccessTracker+ExpectedReads`); one that reads anything else is done again in full.
+        // A computed property's evaluation that reads what the last one read records nothing; one that
+        // reads something else records the reads it matched and goes on (`AccessTracker+ExpectedReads`).
         let expecting = leaf.load(ordering: .relaxed) & (1 &<< 16) != 0 && tracker.expect(dependenciesOf: self)
         var newValue = tracker.run { evaluate(object, tracker) }
         // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
