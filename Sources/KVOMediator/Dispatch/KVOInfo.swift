@@ -44,6 +44,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// is then delivered from the setter's own old and new values, as a direct registration's is:
     /// nothing is re-read and nothing re-subscribed, since the links before it did not change; and a
     /// collection mutation of it delivers its kind and indexes. Written by the newest evaluation.
+    /// Until the registration starts, it may hold `TypedKVOInfo.directFieldMark` and a field instead
+    /// (no setter reaches a registration before it starts).
     let leaf = Atomic<UInt>(0)
     /// What few registrations need (see `Extras`); nil for most.
     @exclusivity(unchecked) var extras: Extras?

@@ -1,7 +1,8 @@
 internal import KVORuntimeShims
 
 /// The one file that calls the Swift runtime and the kernel directly (through the C declarations of
-/// `KVORuntimeShims`); everything else calls these.
+/// `KVORuntimeShims`); everything else calls these. (The shims' thread-local context and count of
+/// running trackers are read where they are used: `ThreadContext`, `AccessTracker`, and getters.)
 ///
 /// Where the rest of the unsafe code lives, each with its reason:
 /// - `ObjectPin`: an observed object (and an observer) held by its memory, loaded by a try-retain:

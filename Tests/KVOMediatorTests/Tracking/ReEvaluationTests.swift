@@ -4,8 +4,8 @@ import Testing
 @testable import KVOMediator
 
 /// A computed property's re-evaluation that reads what the last one read records nothing
-/// (`AccessTracker+ExpectedReads`); one that reads more, fewer or other properties is evaluated again in
-/// full and subscribes to what it now reads.
+/// (`AccessTracker+ExpectedReads`); one that reads more, fewer or other properties records what it
+/// matched and goes on, once, and ends subscribed to what it now reads.
 @Suite struct ReEvaluationTests {
     final class Form: KeyValueObservable, @unchecked Sendable {
         let kvoRegistrar = KVORegistrar()
@@ -105,7 +105,7 @@ import Testing
         )
     }
 
-    /// The same properties read in another order are other reads: evaluated in full, in the new order.
+    /// The same properties read in another order are other reads: recorded, and followed.
     @Test func theSameReadsInAnotherOrderAreFollowed() {
         let form = Form()
         let observer = TestObserver()
