@@ -172,6 +172,17 @@ extension KVOInfo {
         shape | 1 &<< 16
     }
 
+    /// Whether `key`, a value of ``KVOInfo/leaf``, is a ``noChainKey(_:)``.
+    @inline(__always)
+    static func isNoChainKey(_ key: UInt) -> Bool {
+        key & (1 &<< 16) != 0
+    }
+
+    /// Whether the last evaluation found no chain (``KVOInfo/leaf`` holds a ``noChainKey(_:)``).
+    final var foundNoChain: Bool {
+        KVOInfo.isNoChainKey(leaf.load(ordering: .relaxed))
+    }
+
     /// Whether the key path is a chain when it reads `accesses` (per key path object, in
     /// ``ChainShapeCache``, for typed key paths).
     private func isChain(reading accesses: [Access], shape: UInt, valueIsLeafs: () -> Bool) -> Bool {

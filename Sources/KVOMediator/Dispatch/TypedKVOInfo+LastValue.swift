@@ -64,8 +64,7 @@ extension TypedKVOInfo {
 
     /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).
     var usableLastValue: LastValue? {
-        // (`noChainKey`'s bit, which no slot's key has.)
-        leaf.load(ordering: .relaxed) & (1 &<< 16) != 0 ? lastValue : nil
+        foundNoChain ? lastValue : nil
     }
 
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
@@ -83,7 +82,7 @@ extension TypedKVOInfo {
         defer { tracker.recycle() }
         // A computed property's evaluation that reads what the last one read records nothing; one that
         // reads something else records the reads it matched and goes on (`AccessTracker+ExpectedReads`).
-        let expecting = leaf.load(ordering: .relaxed) & (1 &<< 16) != 0 && tracker.expect(dependenciesOf: self)
+        let expecting = foundNoChain && tracker.expect(dependenciesOf: self)
         var newValue = tracker.run { evaluate(object, tracker) }
         // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
         var kept = newValue

@@ -284,7 +284,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     override func changeAround(link: LinkChange, store: () -> Void) {
         // (A known leaf first, inline: a computed property's registration, say, has none.)
         let leafKey = leaf.load(ordering: .relaxed)
-        if leafKey != 0, leafKey & (1 &<< 16) == 0, changeThroughLink(link, leafKey: leafKey, store: store) { return }
+        if leafKey != 0, !KVOInfo.isNoChainKey(leafKey), changeThroughLink(link, leafKey: leafKey, store: store) {
+            return
+        }
         evaluateAround(store: store)
     }
 }
