@@ -78,6 +78,20 @@ final class TestObserver {
     }
 }
 
+/// Observes `keyPath` of `object` through `observer`'s controller, and returns what it records.
+func recordChanges<Object: KeyValueObservable & Sendable, Value>(
+    of object: Object,
+    _ keyPath: KeyPath<Object, Value>,
+    options: KVOOptions = [.old, .new],
+    by observer: TestObserver
+) -> Recorder<Value> {
+    let recorder = Recorder<Value>()
+    observer.kvoController.observe(object, keyPath: keyPath, options: options) { _, _, change in
+        recorder.append(change)
+    }
+    return recorder
+}
+
 /// Records change records from any thread.
 final class Recorder<Value>: @unchecked Sendable {  // `records` is guarded by `lock`
     private let lock = NSLock()

@@ -42,10 +42,7 @@ import Testing
     @Test func eachOldValueIsTheValueDeliveredBefore() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.sum, by: observer)
         totals.first = 1
         totals.second = 10
         totals.first = 5
@@ -63,10 +60,7 @@ import Testing
     @Test func aSilentChangeShowsInTheNextNewValueOnly() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.sum, by: observer)
         totals.bias = 100
         totals.first = 1
         #expect(recorder.changes == [change(\Totals.sum, old: 0, new: 101)])
@@ -77,10 +71,7 @@ import Testing
     @Test func aValueWithReferencesIsReadBeforeTheSet() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<String>()
-        observer.kvoController.observe(totals, keyPath: \.text, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.text, by: observer)
         totals.suffix = "!"
         totals.label = "b"
         #expect(recorder.changes == [change(\Totals.text, old: "a!", new: "b!")])
@@ -91,15 +82,9 @@ import Testing
     @Test func manualChangesTakeTheKeptValueAndPriorRecordsReadIt() {
         let totals = Totals()
         let observer = TestObserver()
-        let manual = Recorder<Int>()
-        let prior = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            manual.append(change)
-        }
+        let manual = recordChanges(of: totals, \.sum, by: observer)
         let priorObserver = TestObserver()  // (one controller registers a key path of an object once)
-        priorObserver.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new, .prior]) { _, _, change in
-            prior.append(change)
-        }
+        let prior = recordChanges(of: totals, \.sum, options: [.old, .new, .prior], by: priorObserver)
         totals.bias = 7
         totals.willChangeValue(for: \.sum)
         totals.bias = 8
@@ -122,10 +107,7 @@ import Testing
     @Test func aSetBetweenWillAndDidDoesNotMoveTheDidsOldValue() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.sum, by: observer)
         totals.willChangeValue(for: \.sum)
         totals.first = 5
         totals.didChangeValue(for: \.sum)
@@ -161,10 +143,7 @@ import Testing
         let totals = Totals()
         let linked = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int?>()
-        observer.kvoController.observe(totals, keyPath: \.link?.first, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.link?.first, by: observer)
         totals.link = linked
         linked.first = 3
         linked.first = 4
@@ -184,16 +163,11 @@ import Testing
     @Test func everyOptionSetAndValueShapeHasExactRecords() {
         let totals = Totals()
         let observer = TestObserver()
-        let olds = Recorder<Int>()
-        let news = Recorder<Int>()
-        let wide = Recorder<Wide>()
         let nothing = Recorder<Void>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old]) { _, _, change in olds.append(change) }
+        let olds = recordChanges(of: totals, \.sum, options: [.old], by: observer)
         let other = TestObserver()
-        other.kvoController.observe(totals, keyPath: \.sum, options: [.new]) { _, _, change in news.append(change) }
-        observer.kvoController.observe(totals, keyPath: \.wide, options: [.old, .new]) { _, _, change in
-            wide.append(change)
-        }
+        let news = recordChanges(of: totals, \.sum, options: [.new], by: other)
+        let wide = recordChanges(of: totals, \.wide, by: observer)
         let token = try? totals.observe(\.nothing, options: [.old, .new]) { _, change in nothing.append(change) }
         totals.first = 1
         totals.bias = 5  // silent: the wide value's next old value, read before the set, has it
@@ -218,10 +192,7 @@ import Testing
     @Test func aCollectionMutationOfAnInputHasExactOldValues() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.count, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.count, by: observer)
         let items = totals.mutableArrayValue(for: \.items)
         items.append(7)
         items.append(contentsOf: [8, 9])
@@ -273,10 +244,7 @@ import Testing
     @Test func changesOnTwoThreadsTakingTurnsFormOneChainOfRecords() {
         let totals = Totals()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(totals, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: totals, \.sum, by: observer)
         let turns = NSLock()
         let threads = [
             TestThread { for value in 1...2_000 { turns.withLock { totals.first = value } } },

@@ -60,18 +60,10 @@ import Testing
         }
     }
 
-    private func observe(_ form: Form, _ keyPath: KeyPath<Form, Int>, _ observer: TestObserver) -> Recorder<Int> {
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(form, keyPath: keyPath, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
-        return recorder
-    }
-
     @Test func aPropertyReadTwiceIsOneDependency() {
         let form = Form()
         let observer = TestObserver()
-        let recorder = observe(form, \.twice, observer)
+        let recorder = recordChanges(of: form, \.twice, by: observer)
         form.first = 2
         form.first = 3
         form.second = 20
@@ -88,7 +80,7 @@ import Testing
     @Test func fewerAndThenMoreReadsMoveTheDependencies() {
         let form = Form()
         let observer = TestObserver()
-        let recorder = observe(form, \.partial, observer)
+        let recorder = recordChanges(of: form, \.partial, by: observer)
         #expect(form.kvoRegistrar.registrationCount == 3)
         form.useSecond = false
         #expect(form.kvoRegistrar.registrationCount == 2)
@@ -109,7 +101,7 @@ import Testing
     @Test func theSameReadsInAnotherOrderAreFollowed() {
         let form = Form()
         let observer = TestObserver()
-        let recorder = observe(form, \.swapped, observer)
+        let recorder = recordChanges(of: form, \.swapped, by: observer)
         form.useSecond = false
         form.first = 2
         form.second = 20
@@ -130,7 +122,7 @@ import Testing
             form.other = inner
         }
         let observer = TestObserver()
-        let recorder = observe(form, \.across, observer)
+        let recorder = recordChanges(of: form, \.across, by: observer)
         let next = Form()
         next.first = 5
         replaced?.first = 2
@@ -147,7 +139,7 @@ import Testing
     @Test func theGetterRunsOncePerChange() {
         let form = Form()
         let observer = TestObserver()
-        let recorder = observe(form, \.counted, observer)
+        let recorder = recordChanges(of: form, \.counted, by: observer)
         let atStart = form.reads
         form.first = 2  // the same reads
         form.useSecond = false  // fewer reads
@@ -162,10 +154,7 @@ import Testing
     @Test func aCachingGetterThatReadsSomethingElseStaysSubscribed() {
         let report = Report()
         let observer = TestObserver()
-        let recorder = Recorder<String>()
-        observer.kvoController.observe(report, keyPath: \.summary, options: [.new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: report, \.summary, options: [.new], by: observer)
         report.setDetailed(true)
         report.setTitle("b")
         report.setCount(2)
@@ -180,10 +169,7 @@ import Testing
         let inner = Form()
         form.other = inner
         let observer = TestObserver()
-        let recorder = Recorder<Int?>()
-        observer.kvoController.observe(form, keyPath: \.scaledOther, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: form, \.scaledOther, by: observer)
         inner.first = 0
         inner.first = 5
         form.second = 3
