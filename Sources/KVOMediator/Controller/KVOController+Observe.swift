@@ -22,17 +22,18 @@ extension KVOController {
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
+    @inline(__always)  // (so that the key path is the caller's literal: see `_KeyPathReading`)
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
-        keyPath: KeyPath<Object, Value>,
+        keyPath: __owned KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
         // Made here, where the types are concrete (see `TypedKVOInfo`).
-        let info = KVODispatcher.shared._makeRegistration(
+        let info: TypedKVOInfo<Object, Value> = KVODispatcher.shared._makeRegistration(
             object,
-            reader: .typed(keyPath),
+            reading: TypedKVOInfo<Object, Value>._reading(consume keyPath),
             options: options,
             owner: self,
             box: _ObserverBlockBox(observer: _observer, block: block)
@@ -57,13 +58,14 @@ extension KVOController {
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
+    @inline(__always)  // (so that the key path is the caller's literal: see `_KeyPathReading`)
     public func observe<Object: KeyValueObservable, Value>(
         _ object: Object?,
-        keyPath: KeyPath<Object, Value>,
+        keyPath: __owned KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void
     ) {
-        observe(object, keyPath: keyPath, options: options, block: Self._block(calling: action, for: Object.self))
+        observe(object, keyPath: consume keyPath, options: options, block: Self._block(calling: action, for: Object.self))
     }
 
     /// A block that calls `action` on the observer.

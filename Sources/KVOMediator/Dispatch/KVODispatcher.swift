@@ -26,6 +26,19 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
         TypedKVOInfo(object: object, reader: reader, options: options, owner: owner, box: box, onObjectDeinit: nil)
     }
 
+    /// `_makeRegistration(_:reader:options:owner:box:)` for a typed key path, given as its reading compiled
+    /// where it is written (``TypedKVOInfo/_reading(_:)``).
+    @inlinable
+    func _makeRegistration<Object: KeyValueObservable, Value>(
+        _ object: Object,
+        reading: @escaping _KeyPathReading,
+        options: KVOOptions,
+        owner: AnyObject?,
+        box: _DeliveryBox
+    ) -> TypedKVOInfo<Object, Value> {
+        TypedKVOInfo(object: object, reading: reading, options: options, owner: owner, box: box)
+    }
+
     /// Starts a registration: subscribes it to what its key path reads, giving `reading` the value
     /// read, if the caller wants it. A key path that reads nothing observable ends it and throws.
     @usableFromInline

@@ -29,8 +29,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// delivered as settings (re-read) rather than as the elements that changed.
     @exclusivity(unchecked) var wantsWholeValues = false
     private let optionBits: UInt8
-    /// How the subclass reads the key path (its meaning is the subclass's).
-    let readerKind: UInt8
+    /// How the subclass reads the key path (its meaning is the subclass's), in the low two bits, and
+    /// `rootDeclaresBit`.
+    private let kindBits: UInt8
     /// The observed object (its address is its identity here; see `ObjectPin`).
     let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
@@ -60,6 +61,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     class Extras {
         var stringKeyPath: String?
         var onObjectDeinit: (() -> Void)?
+        /// The key path's reading compiled where it was written (see `_KeyPathReading`), for a registration
+        /// that evaluates its key path; set in the registration's init.
+        var reading: _KeyPathReading?
         /// Whether this is a `LastValue`.
         let keepsValue: Bool
 
@@ -75,11 +79,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         object: __shared some KeyValueObservable,
         owner: __shared AnyObject?,
         readerKind: UInt8,
+        rootDeclares: Bool,
         box: __shared _DeliveryBox
     ) {
         self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
-        self.readerKind = readerKind
+        self.kindBits = readerKind | (rootDeclares ? Self.rootDeclaresBit : 0)
         self.object = ObjectPin(object)
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)
@@ -94,6 +99,20 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
             object.unpin()
             owner?.unpin()
         }
+    }
+
+    private static let rootDeclaresBit: UInt8 = 0b100
+
+    /// How the subclass reads the key path (its meaning is the subclass's).
+    final var readerKind: UInt8 {
+        kindBits & 0b11
+    }
+
+    /// Whether the observed object's class declares key paths affecting the observed key path
+    /// (``KeyValueObservable/keyPathsAffectingValue(for:)``), asked once, when the registration is made:
+    /// the object's class does not change, and Cocoa too caches the answer per class and key.
+    final var rootDeclares: Bool {
+        kindBits & Self.rootDeclaresBit != 0
     }
 
     /// What each record carries.

@@ -41,7 +41,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             case .partial: 1
             case .flattening: 2
             }
-        super.init(keyPath: reader.keyPath, options: options, object: object, owner: owner, readerKind: kind, box: box)
+        let keyPath = reader.keyPath
+        super.init(
+            keyPath: keyPath,
+            options: options,
+            object: object,
+            owner: owner,
+            readerKind: kind,
+            rootDeclares: !type(of: object).keyPathsAffectingValue(for: keyPath).isEmpty,
+            box: box
+        )
         // A key path known to be one `@Observed` property is started as one (see `start`); any other that
         // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
         // before any other thread can see the registration.
@@ -72,7 +81,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     private func read(_ object: Object) -> Value {
         switch readerKind {
-        case 0: return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
+        case 0:
+            if let reading = extras?.reading { return Self.read(object, by: reading) }
+            return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
         case 1: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
         default:
             let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
@@ -91,7 +102,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// both read.
     func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
         let value = read(object)
-        tracker.readDeclared(affecting: keyPath, of: object)
+        if rootDeclares { tracker.readDeclared(affecting: keyPath, of: object) }
         return value
     }
 

@@ -29,27 +29,34 @@ extension KVORegistrar {
         fieldLocating.unlock()
     }
 
-    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read
-    /// through `wrapped`, to the tracker active on this thread, if any.
-    /// What the property declares affects it is read with it (``AccessTracker/readDeclared(affecting:of:)``).
+    /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, which
+    /// `wrapped` gives the key path of, to the tracker active on this thread, if any.
+    /// What the property declares affects it is read with it (``AccessTracker/readDeclared(affecting:field:of:)``).
+    ///
+    /// The key path comes from a closure, called only when it is needed (a read not expected, or of a
+    /// property whose class declares something): a key path passed as a value is made, and released, by
+    /// the getter on every read, tracked or not (a call into the key-path runtime, about 70 instructions
+    /// with its reference counting), where a closure that returns the compiler's literal is made at
+    /// compile time.
     @usableFromInline
-    func _access<Object: KeyValueObservable>(_ wrapped: AnyKeyPath, field: Int, of object: Object) {
+    func _access<Object: KeyValueObservable>(field: Int, of object: Object, wrapped: () -> AnyKeyPath) {
         ThreadContext.withCurrentTracker { tracker in
             // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
             switch tracker.expectedRead(of: self, field: field) {
-            case .first: return tracker.readDeclared(affecting: wrapped, of: object)
+            case .first: return tracker.readDeclared(affecting: wrapped, field: field, of: object)
             case .again: return
             case .unexpected: break
             }
             verifyStored(in: object)
+            let keyPath = wrapped()
             let access = Access(
                 registrar: self,
                 slot: .field(field),
-                wrapped: wrapped,
+                wrapped: keyPath,
                 objectType: type(of: object),
                 object: object
             )
-            if tracker.record(access) { tracker.readDeclared(affecting: wrapped, of: object) }
+            if tracker.record(access) { tracker.readDeclared(affecting: { keyPath }, field: field, of: object) }
         }
     }
 

@@ -69,7 +69,7 @@ public struct Observed<Value> {
                 let registrar = object.kvoRegistrar
                 if registrar._isTrackingOnThisThread {
                     let field = _storageOffsetForReading(storageKeyPath, of: object)
-                    registrar._access(wrappedKeyPath, field: field, of: object)
+                    registrar._access(field: field, of: object) { wrappedKeyPath }
                     // A read of the library's own evaluation: not one for Observation to track.
                     return object[keyPath: storageKeyPath].value
                 }

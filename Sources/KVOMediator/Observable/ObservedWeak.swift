@@ -81,7 +81,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
                 let registrar = object.kvoRegistrar
                 if registrar._isTrackingOnThisThread {
                     let field = _storageOffsetForReading(storageKeyPath, of: object)
-                    registrar._access(wrappedKeyPath, field: field, of: object)
+                    registrar._access(field: field, of: object) { wrappedKeyPath }
                     // A read of the library's own evaluation: not one for Observation to track.
                     return object[keyPath: storageKeyPath].reference?.referent
                 }

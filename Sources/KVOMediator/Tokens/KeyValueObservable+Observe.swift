@@ -19,15 +19,16 @@ extension KeyValueObservable {
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     @inlinable
+    @inline(__always)  // (so that the key path is the caller's literal: see `_KeyPathReading`)
     public func observe<Value>(
-        _ keyPath: KeyPath<Self, Value>,
+        _ keyPath: __owned KeyPath<Self, Value>,
         options: KVOOptions = [.new],
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
         // Made here, where the types are concrete (see `TypedKVOInfo`).
-        let info = KVODispatcher.shared._makeRegistration(
+        let info: TypedKVOInfo<Self, Value> = KVODispatcher.shared._makeRegistration(
             self,
-            reader: .typed(keyPath),
+            reading: TypedKVOInfo<Self, Value>._reading(consume keyPath),
             options: options,
             owner: nil,
             box: _HandlerBox(changeHandler)

@@ -108,12 +108,15 @@ final class AccessTracker {
     /// Cocoa resolves `keyPathsForValuesAffectingValueForKey:`. A declared key path whose reading
     /// reports no read counts as a slot itself: its manual `willChangeValue(for:)` / `didChangeValue(for:)`
     /// then announce the change.
-    func readDeclared<Object: KeyValueObservable>(affecting keyPath: AnyKeyPath, of object: Object) {
+    ///
+    /// - Returns: Whether the class declares anything affecting `keyPath`.
+    @discardableResult
+    func readDeclared<Object: KeyValueObservable>(affecting keyPath: AnyKeyPath, of object: Object) -> Bool {
         // (Only for a registration: probing what a key path reads, to announce a change of it, is
         // about that key path's own storage.)
-        guard registration != nil else { return }
+        guard registration != nil else { return false }
         let declared = type(of: object).keyPathsAffectingValue(for: keyPath)
-        guard !declared.isEmpty else { return }
+        guard !declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
         for affecting in declared {
             if declaredReads.contains(where: { $0.object == id && sameKeyPath($0.keyPath, affecting) }) { continue }
@@ -131,6 +134,25 @@ final class AccessTracker {
                 )
             }
             readDeclared(affecting: affecting, of: object)
+        }
+        return true
+    }
+
+    /// `readDeclared(affecting:of:)` for a read of the `@Observed` property at `field` of `object`,
+    /// whose key path `wrapped` gives: not even asked when this thread found before that the object's
+    /// class declares nothing affecting it (``ThreadContext/declaresNothing(_:field:)``; the answer is
+    /// the class's, so it is kept, as Cocoa keeps `keyPathsForValuesAffectingValueForKey:`'s).
+    func readDeclared<Object: KeyValueObservable>(
+        affecting wrapped: () -> AnyKeyPath,
+        field: Int,
+        of object: Object
+    ) {
+        guard registration != nil else { return }
+        let type = ObjectIdentifier(Swift.type(of: object))
+        let context = ThreadContext.currentUnmanaged
+        if context._withUnsafeGuaranteedRef({ $0.declaresNothing(type, field: field) }) { return }
+        if !readDeclared(affecting: wrapped(), of: object) {
+            context._withUnsafeGuaranteedRef { $0.rememberDeclaresNothing(type, field: field) }
         }
     }
 

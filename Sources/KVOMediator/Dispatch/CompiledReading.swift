@@ -1,0 +1,69 @@
+/// A typed key path's reading, compiled where the key path is written: given an object (an `Object`,
+/// not retained), it initialises the memory at `destination` (uninitialised, for a `Value`) to the key
+/// path's value on the object; given none, it assigns the key path itself to the `AnyKeyPath?` at
+/// `destination`.
+///
+/// A registration that is not one `@Observed` property (a computed property, a chain, a dependent
+/// key) reads its key path when it starts and after each change. Through the key-path runtime that read
+/// cost about 700 instructions (each component interpreted, generic metadata looked up in a shared
+/// cache), the largest part of such a change. Made in an always-inlined entry point from the literal the
+/// user wrote, the closure is compiled down to the getters' calls and captures nothing. That takes the
+/// literal being used once, by the closure (the optimiser propagates a key path literal into an escaping
+/// closure only then), which is why the same closure also gives the key path. A key path that is not a
+/// literal (or code that is not optimised) is captured, and read through the runtime as before.
+@usableFromInline
+typealias _KeyPathReading = (_ object: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer) -> Void
+
+extension TypedKVOInfo {
+    /// The reading of `keyPath` (see `_KeyPathReading`): call it where the key path is a literal, in
+    /// always-inlined code, and use the key path nowhere else.
+    @inlinable
+    @inline(__always)
+    static func _reading(_ keyPath: __owned KeyPath<Object, Value>) -> _KeyPathReading {
+        { object, destination in
+            guard let object else {
+                destination.assumingMemoryBound(to: AnyKeyPath?.self).pointee = keyPath
+                return
+            }
+            let value = Unmanaged<Object>.fromOpaque(object).takeUnretainedValue()[keyPath: keyPath]
+            destination.initializeMemory(as: Value.self, to: value)
+        }
+    }
+
+    /// Creates a registration of the typed key path that `reading` reads, keeping `reading` for its
+    /// evaluations unless the key path is known to be one `@Observed` property (whose value comes from
+    /// its sets) or its values do not fit `read(_:by:)`'s room.
+    @usableFromInline
+    convenience init(
+        object: __shared Object,
+        reading: @escaping _KeyPathReading,
+        options: KVOOptions,
+        owner: __shared AnyObject?,
+        box: __shared _DeliveryBox
+    ) {
+        var keyPath: AnyKeyPath?
+        withUnsafeMutablePointer(to: &keyPath) { reading(nil, UnsafeMutableRawPointer($0)) }
+        let typed = unsafeDowncast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
+        self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
+        guard leaf.load(ordering: .relaxed) & Self.directFieldMark == 0, Self.fitsReadingRoom else { return }
+        extras(creating: true)?.reading = reading
+    }
+
+    /// Whether a `Value` fits the room `read(_:by:)` reads it into.
+    static var fitsReadingRoom: Bool {
+        MemoryLayout<Value>.size <= MemoryLayout<ReadingRoom>.size && MemoryLayout<Value>.alignment <= 8
+    }
+
+    /// The value that `reading` reads from `object` (a `Value` that fits `ReadingRoom`), through room on
+    /// the stack: `withUnsafeTemporaryAllocation`, unspecialised here, looked up generic metadata.
+    static func read(_ object: Object, by reading: _KeyPathReading) -> Value {
+        var room: ReadingRoom = (0, 0, 0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &room) { bytes in
+            reading(Unmanaged.passUnretained(object).toOpaque(), bytes.baseAddress.unsafelyUnwrapped)
+            return bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).move()
+        }
+    }
+}
+
+/// Room for a value read by a `_KeyPathReading`: 64 bytes, aligned to 8.
+typealias ReadingRoom = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
