@@ -65,7 +65,8 @@ extension KVOController {
         options: KVOOptions = [.new],
         action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void
     ) {
-        observe(object, keyPath: consume keyPath, options: options, block: Self._block(calling: action, for: Object.self))
+        let block = Self._block(calling: action, for: Object.self)
+        observe(object, keyPath: consume keyPath, options: options, block: block)
     }
 
     /// A block that calls `action` on the observer.

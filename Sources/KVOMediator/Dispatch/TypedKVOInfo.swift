@@ -42,19 +42,24 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             case .flattening: 2
             }
         let keyPath = reader.keyPath
+        var directField: Int?
+        if case .typed(let typed) = reader {
+            directField = DirectSlotCache.shared.field(of: typed, on: type(of: object))
+        }
         super.init(
             keyPath: keyPath,
             options: options,
             object: object,
             owner: owner,
             readerKind: kind,
-            rootDeclares: !type(of: object).keyPathsAffectingValue(for: keyPath).isEmpty,
+            // (A key path known to be one property declares nothing: see `DirectSlotCache.isCacheable`.)
+            rootDeclares: directField == nil && !type(of: object).keyPathsAffectingValue(for: keyPath).isEmpty,
             box: box
         )
         // A key path known to be one `@Observed` property is started as one (see `start`); any other that
         // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
         // before any other thread can see the registration.
-        if case .typed(let typed) = reader, let field = DirectSlotCache.shared.field(of: typed, on: type(of: object)) {
+        if let field = directField {
             leaf.store(Self.directFieldMark | UInt(bitPattern: field), ordering: .relaxed)
         } else if Self.keepsLastValue(options: options) {
             extras = LastValue()

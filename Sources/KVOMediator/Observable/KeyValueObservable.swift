@@ -49,6 +49,10 @@ public protocol KeyValueObservable: AnyObject {
     /// (a plain stored property) counts as a slot of its own: ``willChangeValue(for:)`` /
     /// ``didChangeValue(for:)`` of it then announce the change. Cycles of declarations end. A string
     /// key path does not find declarations, which are keyed by typed key paths. The default is none.
+    ///
+    /// The answer is taken to depend only on the class and `keyPath`, as Cocoa caches its own: it is
+    /// asked when a registration is made (for the observed key path) and once per thread for each
+    /// `@Observed` property read (kept for the last few), not at every evaluation.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
 
     /// The name people use for `keyPath`, for a key path the library cannot name itself.

@@ -75,6 +75,16 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
         _ = replaced  // released here, outside the lock
     }
 
+    /// The field cached for a key path equal to `keyPath` on `objectType`, whatever its identity (for
+    /// tests: a literal's key path object is one per compiled unit, so the one a registration was made
+    /// with need not be the one a test writes).
+    func field(ofEqual keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
+        let typeID = ObjectIdentifier(objectType)
+        return lock.withLock {
+            entries.first { $0.objectType == typeID && $0.keyPath == keyPath }?.field
+        }
+    }
+
     /// How many key paths are cached (for tests).
     var count: Int {
         lock.withLock { entries.reduce(0) { $0 + ($1.keyPathID == nil ? 0 : 1) } }

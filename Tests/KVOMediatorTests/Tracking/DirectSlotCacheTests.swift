@@ -58,7 +58,7 @@ final class Memo: KeyValueObservable {
             }
         }
         // The first registration taught the cache; the others took the cached path.
-        #expect(DirectSlotCache.shared.field(of: \Circle.radius, on: Circle.self) != nil)
+        #expect(DirectSlotCache.shared.field(ofEqual: \Circle.radius, on: Circle.self) != nil)
         for circle in circles { circle.radius = 5 }
         for recorder in recorders {
             #expect(
