@@ -9,8 +9,12 @@
 /// cache), the largest part of such a change. Made in an always-inlined entry point from the literal the
 /// user wrote, the closure is compiled down to the getters' calls and captures nothing. That takes the
 /// literal being used once, by the closure (the optimiser propagates a key path literal into an escaping
-/// closure only then), which is why the same closure also gives the key path. A key path that is not a
-/// literal (or code that is not optimised) is captured, and read through the runtime as before.
+/// closure only then: the entry points take it `__owned` and `consume` it), which is why the same closure
+/// also gives the key path. That key path is equal to the literal, though not always the same object
+/// (a literal's object is one per compiled unit). A key path that is not a literal (or code that is not
+/// optimised) is captured, and read through the runtime as before. Values read are put in this thread's
+/// room for them (`ThreadContext.readingRoom`); a registration whose values do not fit reads through the
+/// runtime.
 @usableFromInline
 typealias _KeyPathReading = (_ object: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer) -> Void
 
@@ -20,19 +24,22 @@ extension TypedKVOInfo {
     @inlinable
     @inline(__always)
     static func _reading(_ keyPath: __owned KeyPath<Object, Value>) -> _KeyPathReading {
-        { object, destination in
+        // (Through a closure that gives the key path, so that each branch makes the literal only if it
+        // uses it: a captured literal is made on entry, and a read then made and released one.)
+        let keyPathOf = { keyPath }
+        return { object, destination in
             guard let object else {
-                destination.assumingMemoryBound(to: AnyKeyPath?.self).pointee = keyPath
+                destination.assumingMemoryBound(to: AnyKeyPath?.self).pointee = keyPathOf()
                 return
             }
-            let value = Unmanaged<Object>.fromOpaque(object).takeUnretainedValue()[keyPath: keyPath]
+            let value = Unmanaged<Object>.fromOpaque(object).takeUnretainedValue()[keyPath: keyPathOf()]
             destination.initializeMemory(as: Value.self, to: value)
         }
     }
 
     /// Creates a registration of the typed key path that `reading` reads, keeping `reading` for its
     /// evaluations unless the key path is known to be one `@Observed` property (whose value comes from
-    /// its sets) or its values do not fit `read(_:by:)`'s room.
+    /// its sets) or its values do not fit the room `read(_:by:)` reads them into.
     @usableFromInline
     convenience init(
         object: __shared Object,
@@ -51,19 +58,14 @@ extension TypedKVOInfo {
 
     /// Whether a `Value` fits the room `read(_:by:)` reads it into.
     static var fitsReadingRoom: Bool {
-        MemoryLayout<Value>.size <= MemoryLayout<ReadingRoom>.size && MemoryLayout<Value>.alignment <= 8
+        MemoryLayout<Value>.size <= ThreadContext.readingRoomSize && MemoryLayout<Value>.alignment <= 16
     }
 
-    /// The value that `reading` reads from `object` (a `Value` that fits `ReadingRoom`), through room on
-    /// the stack: `withUnsafeTemporaryAllocation`, unspecialised here, looked up generic metadata.
+    /// The value that `reading` reads from `object` (a `Value` that fits the room), through this thread's
+    /// room for it (`withUnsafeTemporaryAllocation`, unspecialised here, looked up generic metadata).
     static func read(_ object: Object, by reading: _KeyPathReading) -> Value {
-        var room: ReadingRoom = (0, 0, 0, 0, 0, 0, 0, 0)
-        return withUnsafeMutableBytes(of: &room) { bytes in
-            reading(Unmanaged.passUnretained(object).toOpaque(), bytes.baseAddress.unsafelyUnwrapped)
-            return bytes.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).move()
-        }
+        let room = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { $0.readingRoom }
+        reading(Unmanaged.passUnretained(object).toOpaque(), room)
+        return room.assumingMemoryBound(to: Value.self).move()
     }
 }
-
-/// Room for a value read by a `_KeyPathReading`: 64 bytes, aligned to 8.
-typealias ReadingRoom = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)

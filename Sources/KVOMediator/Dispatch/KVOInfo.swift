@@ -21,8 +21,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// (compared with wrapping arithmetic: 16 bits, as evaluations of one registration in flight at
     /// once are never near 32,768 apart, and two bytes keep the registration in a smaller allocation).
     let tickets = Atomic<UInt16>(0)
-    // Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) var appliedTicket: UInt16 = 0
+    /// The ticket of the newest evaluation applied (see `appliedTicket`).
+    let appliedTicketWord = Atomic<UInt16>(0)
     @exclusivity(unchecked) var closed = false
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
@@ -113,6 +113,14 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// the object's class does not change, and Cocoa too caches the answer per class and key.
     final var rootDeclares: Bool {
         kindBits & Self.rootDeclaresBit != 0
+    }
+
+    /// The ticket of the newest evaluation applied. Written under `StripedLocks.lock(for: self)`, and
+    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
+    /// (``AccessTracker/expect(dependenciesOf:)``).
+    final var appliedTicket: UInt16 {
+        get { appliedTicketWord.load(ordering: .relaxed) }
+        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
     }
 
     /// What each record carries.

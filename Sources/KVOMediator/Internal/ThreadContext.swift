@@ -56,6 +56,17 @@ final class ThreadContext {
         }
     }
 
+    /// Room for a value a compiled reading reads (see `TypedKVOInfo.read(_:by:)`): `readingRoomSize`
+    /// bytes, aligned to 16. One per thread is enough: a reading writes its value only once the getters
+    /// it calls have returned (any reading they caused on this thread included), and the value is moved
+    /// out at once.
+    let readingRoom = UnsafeMutableRawPointer.allocate(byteCount: readingRoomSize, alignment: 16)
+    static let readingRoomSize = 64
+
+    deinit {
+        readingRoom.deallocate()
+    }
+
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.

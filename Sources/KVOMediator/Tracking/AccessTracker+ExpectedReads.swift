@@ -25,9 +25,27 @@ extension AccessTracker {
 
     /// Expects the reads of `registration`'s dependencies, in order; false (nothing expected) unless
     /// there are some and each is an `@Observed` slot.
+    ///
+    /// When this thread's tracker applied the registration's newest evaluation itself, with every read
+    /// expected, it still has those dependencies (`remembered`): then, while no other evaluation was
+    /// applied since, they are expected again with no lock taken. They are a guess that the locked steps
+    /// check, as they check a copy (`applySameReads`, `recordListed`).
     func expect(dependenciesOf registration: KVOInfo) -> Bool {
+        let address = Unmanaged.passUnretained(registration).toOpaque()
+        if let remembered, remembered.registration == address, remembered.ticket == registration.appliedTicket {
+            expectedCount = remembered.count
+            expectedSince = remembered.ticket
+            return true
+        }
+        remembered = nil
         expectedCount = registration.copyFieldDependencies(into: &expected, since: &expectedSince)
         return expectedCount > 0
+    }
+
+    /// After `applySameReads` applied `ticket` for the registration at `registration`, whose dependencies
+    /// are the first `expectedCount` of `expected`: remembers them for its next evaluation on this thread.
+    func remember(appliedBy registration: UnsafeMutableRawPointer, ticket: UInt16) {
+        remembered = (registration, ticket, expectedCount)
     }
 
     /// Ends matching: the reads matched so far are recorded (as reads of the dependencies they matched,

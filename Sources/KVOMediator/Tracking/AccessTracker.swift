@@ -79,6 +79,9 @@ final class AccessTracker {
     @exclusivity(unchecked) var expectedCount = 0
     /// The registration's applied ticket when `expected` was copied.
     @exclusivity(unchecked) var expectedSince: UInt16 = 0
+    /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
+    /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.
+    @exclusivity(unchecked) var remembered: (registration: UnsafeMutableRawPointer, ticket: UInt16, count: Int)?
     /// How many of `expected` were read, in order; -1 once a read was not the one expected, -2 if then the
     /// reads matched could not be recorded (the evaluation must be done again).
     @exclusivity(unchecked) var matched = 0

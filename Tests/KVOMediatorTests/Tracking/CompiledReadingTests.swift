@@ -15,7 +15,7 @@ import Testing
         var span: Int { high - low }
         /// 72 bytes: more than the 64 a compiled reading reads into.
         var wide: Wide { Wide(low: low, high: high) }
-        /// Aligned to 16: more than the 8 a compiled reading reads into.
+        /// Aligned to 16, as the room a compiled reading reads into is.
         var vector: SIMD4<Float> { SIMD4(Float(low), Float(high), 0, 1) }
         var childSpan: Int? { child?.span }
     }
@@ -50,7 +50,7 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
-    @Test func valuesTooWideOrTooAlignedForTheRoomAreReadAsBefore() {
+    @Test func aValueTooWideForTheRoomIsReadAsBeforeAndAnAlignedOneThroughIt() {
         let meter = Meter()
         let observer = TestObserver()
         let wide = Recorder<Wide>()
