@@ -6,6 +6,11 @@ import Testing
 /// case. The random programs steer around these (`ProgramGenerator`); `KVO_MODEL_KNOWN_ISSUES=include`
 /// lets them in. When one is fixed its `withKnownIssue` fails: remove the wrapper, and the generator's
 /// avoidance with it.
+///
+/// The chain cases are intermittent: a typed chain's name is learnt from a whole chain and kept per key
+/// path object (`KeyPathNameCache`), and in optimised builds every registration of the same literal at
+/// any call site may share one object (see `_KeyPathReading`), so another test that observed the whole
+/// chain first teaches this one its name.
 @Suite struct KnownIssueTests {
     @Test func theTypedAndStringFormsOfAChainAreOneRegistrationWhileALinkIsNil() throws {
         let depot = ModelDepot()
@@ -19,7 +24,8 @@ import Testing
                 rawValue:
                     "Observing \"a.b.value\" after \\.a?.b?.value (or the other way round) while a link is nil makes a "
                     + "second registration: the typed chain's name is not known until it is whole, so the forms do not meet"
-            )
+            ),
+            isIntermittent: true
         ) {
             #expect(observer.kvoController.observationCount == 1)
             #expect(calls.count == 1)
@@ -32,7 +38,8 @@ import Testing
         observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
         observer.kvoController.unobserve(depot, keyPath: "a.b.value")
         withKnownIssue(
-            "unobserve(_:keyPath: \"a.b.value\") leaves the registration of \\.a?.b?.value while a link is nil"
+            "unobserve(_:keyPath: \"a.b.value\") leaves the registration of \\.a?.b?.value while a link is nil",
+            isIntermittent: true
         ) {
             #expect(observer.kvoController.observationCount == 0)
         }
@@ -44,7 +51,8 @@ import Testing
         try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in }
         observer.kvoController.unobserve(depot, keyPath: \ModelDepot.a?.b?.value)
         withKnownIssue(
-            "unobserve(_:keyPath: \\.a?.b?.value) leaves the registration of \"a.b.value\" while a link is nil"
+            "unobserve(_:keyPath: \\.a?.b?.value) leaves the registration of \"a.b.value\" while a link is nil",
+            isIntermittent: true
         ) {
             #expect(observer.kvoController.observationCount == 0)
         }
