@@ -19,6 +19,20 @@
 typealias _KeyPathReading = (_ object: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer) -> Void
 
 extension TypedKVOInfo {
+    /// The key path's value on `object`, read as the registration was made to read it: by its compiled
+    /// reading, if it keeps one, else through the key-path runtime.
+    func read(_ object: Object) -> Value {
+        switch readerKind {
+        case 0:
+            if let reading = extras?.reading { return Self.read(object, by: reading) }
+            return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
+        case 1: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
+        default:
+            let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
+            return (object[keyPath: flattening] ?? (Any?.none as Any)) as! Value
+        }
+    }
+
     /// The reading of `keyPath` (see `_KeyPathReading`): call it where the key path is a literal, in
     /// always-inlined code, and use the key path nowhere else.
     @inlinable
@@ -62,7 +76,8 @@ extension TypedKVOInfo {
     }
 
     /// The value that `reading` reads from `object` (a `Value` that fits the room), through this thread's
-    /// room for it (`withUnsafeTemporaryAllocation`, unspecialised here, looked up generic metadata).
+    /// room for it (not `withUnsafeTemporaryAllocation`: unspecialised here, it looked up generic metadata
+    /// on every read).
     static func read(_ object: Object, by reading: _KeyPathReading) -> Value {
         let room = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { $0.readingRoom }
         reading(Unmanaged.passUnretained(object).toOpaque(), room)

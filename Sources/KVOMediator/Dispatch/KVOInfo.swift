@@ -56,22 +56,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
 
-    /// What few registrations need, kept out of the registration itself.
-    /// (A registration that keeps its last value has a `LastValue`, which is one.)
-    class Extras {
-        var stringKeyPath: String?
-        var onObjectDeinit: (() -> Void)?
-        /// The key path's reading compiled where it was written (see `_KeyPathReading`), for a registration
-        /// that evaluates its key path; set in the registration's init.
-        var reading: _KeyPathReading?
-        /// Whether this is a `LastValue`.
-        let keepsValue: Bool
-
-        init(keepsValue: Bool = false) {
-            self.keepsValue = keepsValue
-        }
-    }
-
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(
         keyPath: __owned AnyKeyPath,
@@ -115,14 +99,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         kindBits & Self.rootDeclaresBit != 0
     }
 
-    /// The ticket of the newest evaluation applied. Written under `StripedLocks.lock(for: self)`, and
-    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
-    /// (``AccessTracker/expect(dependenciesOf:)``).
-    final var appliedTicket: UInt16 {
-        get { appliedTicketWord.load(ordering: .relaxed) }
-        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
-    }
-
     /// What each record carries.
     final var options: KVOOptions {
         KVOOptions(rawValue: UInt(optionBits))
@@ -131,29 +107,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The observed object's identity.
     final var objectID: ObjectIdentifier {
         object.id
-    }
-
-    /// The string key path this registration was made with, if any (set before it starts).
-    final var stringKeyPath: String? {
-        get { extras?.stringKeyPath }
-        set {
-            guard let newValue else { return }
-            extras(creating: true)?.stringKeyPath = newValue
-        }
-    }
-
-    /// Called when the observed object deinitialises (set before it starts); released once idle.
-    final var onObjectDeinit: (() -> Void)? {
-        get { extras?.onObjectDeinit }
-        set {
-            guard let newValue else { return }
-            extras(creating: true)?.onObjectDeinit = newValue
-        }
-    }
-
-    func extras(creating: Bool) -> Extras? {
-        if extras == nil, creating { extras = Extras() }
-        return extras
     }
 
     /// The observed object's static type, for descriptions once it has gone.

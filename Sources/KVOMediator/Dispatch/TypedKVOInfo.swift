@@ -42,10 +42,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             case .flattening: 2
             }
         let keyPath = reader.keyPath
-        var directField: Int?
-        if case .typed(let typed) = reader {
-            directField = DirectSlotCache.shared.field(of: typed, on: type(of: object))
-        }
+        let directField = Self.knownField(of: reader, on: object)
         super.init(
             keyPath: keyPath,
             options: options,
@@ -82,18 +79,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
-    }
-
-    private func read(_ object: Object) -> Value {
-        switch readerKind {
-        case 0:
-            if let reading = extras?.reading { return Self.read(object, by: reading) }
-            return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
-        case 1: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
-        default:
-            let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
-            return (object[keyPath: flattening] ?? (Any?.none as Any)) as! Value
-        }
     }
 
     /// The observed object (see `KVOInfo.loadObject()`).
