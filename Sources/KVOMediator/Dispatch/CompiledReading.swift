@@ -7,14 +7,17 @@
 /// key) reads its key path when it starts and after each change. Through the key-path runtime that read
 /// cost about 700 instructions (each component interpreted, generic metadata looked up in a shared
 /// cache), the largest part of such a change. Made in an always-inlined entry point from the literal the
-/// user wrote, the closure is compiled down to the getters' calls and captures nothing. That takes the
-/// literal being used once, by the closure (the optimiser propagates a key path literal into an escaping
-/// closure only then: the entry points take it `__owned` and `consume` it), which is why the same closure
-/// also gives the key path. That key path is equal to the literal, though not always the same object
-/// (a literal's object is one per compiled unit). A key path that is not a literal (or code that is not
-/// optimised) is captured, and read through the runtime as before. Values read are put in this thread's
-/// room for them (`ThreadContext.readingRoom`); a registration whose values do not fit reads through the
-/// runtime.
+/// user wrote, the closure is compiled down to the getters' calls and, for a literal with no subscript
+/// arguments on a concrete root, captures nothing. That takes the literal being used once, by the
+/// closure (the optimiser propagates a key path literal into an escaping closure only then: the entry
+/// points take it `__owned` and `consume` it), which is why the same closure also gives the key path.
+///
+/// That key path is equal to the literal, though not always the same object: a literal's object is made
+/// once per place the compiler emits it, and the specialised closure is one such place, shared by every
+/// registration of that literal with those types, wherever written. A key path that is not a literal
+/// (or code that is not optimised) is captured, and the closure reads it through the runtime. Values
+/// read are put in this thread's room for them (`ThreadContext.readingRoom`); a registration whose
+/// values do not fit reads through the runtime.
 @usableFromInline
 typealias _KeyPathReading = (_ object: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer) -> Void
 

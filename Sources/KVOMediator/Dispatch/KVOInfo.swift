@@ -93,8 +93,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     }
 
     /// Whether the observed object's class declares key paths affecting the observed key path
-    /// (``KeyValueObservable/keyPathsAffectingValue(for:)``), asked once, when the registration is made:
-    /// the object's class does not change, and Cocoa too caches the answer per class and key.
+    /// (``KeyValueObservable/keyPathsAffectingValue(for:)``), found when the registration is made (the
+    /// object's class does not change, and Cocoa too caches the answer per class and key): only then does
+    /// an evaluation ask for the declarations, and read them.
     final var rootDeclares: Bool {
         kindBits & Self.rootDeclaresBit != 0
     }

@@ -50,9 +50,11 @@ public protocol KeyValueObservable: AnyObject {
     /// ``didChangeValue(for:)`` of it then announce the change. Cycles of declarations end. A string
     /// key path does not find declarations, which are keyed by typed key paths. The default is none.
     ///
-    /// The answer is taken to depend only on the class and `keyPath`, as Cocoa caches its own: it is
-    /// asked when a registration is made (for the observed key path) and once per thread for each
-    /// `@Observed` property read (kept for the last few), not at every evaluation.
+    /// The answer is taken to depend only on the class and `keyPath`, as Cocoa caches its own: an answer
+    /// of none is kept, for the observed key path by its registration (asked when it is made), and for an
+    /// `@Observed` property read by the thread that read it (the last few kept), so that evaluating a key
+    /// path whose reads declare nothing asks nothing. Key paths that declare something are asked again at
+    /// each evaluation, as their declared key paths are read.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
 
     /// The name people use for `keyPath`, for a key path the library cannot name itself.

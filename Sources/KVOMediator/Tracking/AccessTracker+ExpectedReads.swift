@@ -1,7 +1,8 @@
 /// A re-evaluation that reads what the last evaluation read, in the same order, records nothing.
 ///
 /// Before it starts, the tracker copies the registration's dependencies (when each is an `@Observed`
-/// slot) and its applied ticket. Each read is compared with the next one expected, by registrar address
+/// slot) and its applied ticket, or takes the ones it remembers from applying the last evaluation on
+/// this thread (see `expect(dependenciesOf:)`). Each read is compared with the next one expected, by registrar address
 /// and field: a match is counted, not recorded (no `Access` made, no reference retained, no subscription:
 /// the slot was listed when the evaluation began), and a read of a slot matched already is a repeat.
 /// When every read matched, and no other evaluation was applied and the dependencies are the ones copied,
@@ -29,7 +30,8 @@ extension AccessTracker {
     /// When this thread's tracker applied the registration's newest evaluation itself, with every read
     /// expected, it still has those dependencies (`remembered`): then, while no other evaluation was
     /// applied since, they are expected again with no lock taken. They are a guess that the locked steps
-    /// check, as they check a copy (`applySameReads`, `recordListed`).
+    /// check, as they check a copy (`applySameReads`, `recordListed`). (Nor is `closed` checked: a
+    /// registration cancelled meanwhile is found closed by those steps, and delivers nothing.)
     func expect(dependenciesOf registration: KVOInfo) -> Bool {
         let address = Unmanaged.passUnretained(registration).toOpaque()
         if let remembered, remembered.registration == address, remembered.ticket == registration.appliedTicket {

@@ -77,7 +77,7 @@ final class AccessTracker {
     /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
     @exclusivity(unchecked) var expected: [(registrar: UnsafeMutableRawPointer, field: Int)] = []
     @exclusivity(unchecked) var expectedCount = 0
-    /// The registration's applied ticket when `expected` was copied.
+    /// The registration's applied ticket when `expected` was copied (or remembered).
     @exclusivity(unchecked) var expectedSince: UInt16 = 0
     /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
     /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.

@@ -76,8 +76,8 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
     }
 
     /// The field cached for a key path equal to `keyPath` on `objectType`, whatever its identity (for
-    /// tests: a literal's key path object is one per compiled unit, so the one a registration was made
-    /// with need not be the one a test writes).
+    /// tests: a registration's key path object need not be the one a test writes for the same literal;
+    /// see `_KeyPathReading`).
     func field(ofEqual keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
         let typeID = ObjectIdentifier(objectType)
         return lock.withLock {

@@ -8,9 +8,9 @@ import Testing
 /// avoidance with it.
 ///
 /// The chain cases are intermittent: a typed chain's name is learnt from a whole chain and kept per key
-/// path object (`KeyPathNameCache`), and in optimised builds every registration of the same literal at
-/// any call site may share one object (see `_KeyPathReading`), so another test that observed the whole
-/// chain first teaches this one its name.
+/// path object (`KeyPathNameCache`), and in optimised builds registrations of the same literal with the
+/// same types share one object wherever they are written (see `_KeyPathReading`), so another test that
+/// observed the whole chain first teaches this one its name.
 @Suite struct KnownIssueTests {
     @Test func theTypedAndStringFormsOfAChainAreOneRegistrationWhileALinkIsNil() throws {
         let depot = ModelDepot()

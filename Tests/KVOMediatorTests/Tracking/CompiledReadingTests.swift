@@ -36,7 +36,7 @@ import Testing
         let observer = TestObserver()
         let literal = Recorder<Int>()
         let value = Recorder<Int>()
-        let span: KeyPath<Meter, Int> = \.span
+        let span = opaque(\Meter.span as KeyPath<Meter, Int>)
         observer.kvoController.observe(meter, keyPath: \.span, options: [.old, .new]) { _, _, change in
             literal.append(change)
         }
@@ -165,4 +165,11 @@ final class DeclarationCounter: KeyValueObservable, @unchecked Sendable {
         #expect(DeclarationCounter.asked[\DeclarationCounter.a] == 1)
         #expect(DeclarationCounter.asked[\DeclarationCounter.b] == 1)
     }
+}
+
+/// `value`, passed through a call the optimiser does not see into: a key path given through it is not a
+/// literal at the call that observes it.
+@inline(never)
+private func opaque<Value>(_ value: Value) -> Value {
+    value
 }
