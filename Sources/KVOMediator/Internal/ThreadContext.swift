@@ -28,34 +28,6 @@ final class ThreadContext {
 
     /// An idle tracker kept for the next evaluation on this thread (see `AccessTracker.reused`).
     @exclusivity(unchecked) var spareTracker: AccessTracker?
-    /// `@Observed` properties, as their object's class and field, whose class declares no key paths
-    /// affecting them (``KeyValueObservable/keyPathsAffectingValue(for:)``), as found on this thread: the
-    /// last few found, so that a re-evaluation's reads do not ask again (see `AccessTracker.readDeclared`).
-    /// Per thread, so that a read looks them up with no lock; a newly found one replaces the oldest.
-    @exclusivity(unchecked) private var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
-    @exclusivity(unchecked) private var nextUndeclared = 0
-    private static let undeclaredFieldsKept = 8
-
-    /// Whether `field` of objects of the class `type` was found to have nothing declared affecting it.
-    @inline(__always)
-    func declaresNothing(_ type: ObjectIdentifier, field: Int) -> Bool {
-        for index in undeclaredFields.indices
-        where undeclaredFields[index].field == field && undeclaredFields[index].type == type {
-            return true
-        }
-        return false
-    }
-
-    /// Remembers that `field` of objects of the class `type` has nothing declared affecting it.
-    func rememberDeclaresNothing(_ type: ObjectIdentifier, field: Int) {
-        if undeclaredFields.count < Self.undeclaredFieldsKept {
-            undeclaredFields.append((type, field))
-        } else {
-            undeclaredFields[nextUndeclared] = (type, field)
-            nextUndeclared = (nextUndeclared + 1) % Self.undeclaredFieldsKept
-        }
-    }
-
     /// Room for a value a compiled reading reads (see `TypedKVOInfo.read(_:by:)`): `readingRoomSize`
     /// bytes, aligned to 16. One per thread is enough: a reading writes its value only once the getters
     /// it calls have returned (any reading they caused on this thread included), and the value is moved

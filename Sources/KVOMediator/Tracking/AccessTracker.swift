@@ -85,6 +85,14 @@ final class AccessTracker {
     /// How many of `expected` were read, in order; -1 once a read was not the one expected, -2 if then the
     /// reads matched could not be recorded (the evaluation must be done again).
     @exclusivity(unchecked) var matched = 0
+    /// `@Observed` properties, as their object's class and field, whose class declares no key paths
+    /// affecting them (``KeyValueObservable/keyPathsAffectingValue(for:)``), as found by this tracker: the
+    /// last few found, kept while it is recycled (it is its thread's spare: `reused(subscribing:)`), so
+    /// that a re-evaluation's reads do not ask again. Per tracker, so that a read looks them up with no
+    /// lock; a newly found one replaces the oldest.
+    @exclusivity(unchecked) var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
+    @exclusivity(unchecked) var nextUndeclared = 0
+    static let undeclaredFieldsKept = 8
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
     @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
@@ -142,9 +150,10 @@ final class AccessTracker {
     }
 
     /// `readDeclared(affecting:of:)` for a read of the `@Observed` property at `field` of `object`,
-    /// whose key path `wrapped` gives: not even asked when this thread found before that the object's
-    /// class declares nothing affecting it (``ThreadContext/declaresNothing(_:field:)``; the answer is
-    /// the class's, so it is kept, as Cocoa keeps `keyPathsForValuesAffectingValueForKey:`'s).
+    /// whose key path `wrapped` gives: not even asked when this tracker found before that the object's
+    /// class declares nothing affecting it (`declaresNothing(_:field:)`; the answer is the class's, so
+    /// it is kept, as Cocoa keeps `keyPathsForValuesAffectingValueForKey:`'s).
+    @inline(__always)
     func readDeclared<Object: KeyValueObservable>(
         affecting wrapped: () -> AnyKeyPath,
         field: Int,
@@ -152,11 +161,8 @@ final class AccessTracker {
     ) {
         guard registration != nil else { return }
         let type = ObjectIdentifier(Swift.type(of: object))
-        let context = ThreadContext.currentUnmanaged
-        if context._withUnsafeGuaranteedRef({ $0.declaresNothing(type, field: field) }) { return }
-        if !readDeclared(affecting: wrapped(), of: object) {
-            context._withUnsafeGuaranteedRef { $0.rememberDeclaresNothing(type, field: field) }
-        }
+        if declaresNothing(type, field: field) { return }
+        if !readDeclared(affecting: wrapped(), of: object) { rememberDeclaresNothing(type, field: field) }
     }
 
     /// A tracker for `registration`: this thread's spare one if it has one (a re-evaluation then
