@@ -131,7 +131,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let root = object.kvoRegistrar
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
             if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,
-                DirectSlotCache.isCacheable(typed, on: object)
+                DirectSlotCache.isCacheable(typed, on: object, declares: rootDeclares)
             {
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
             }

@@ -187,25 +187,3 @@ extension KVORegistrar {
         }
     }
 }
-
-extension AccessTracker {
-    /// Whether `field` of objects of the class `type` was found to have nothing declared affecting it.
-    @inline(__always)
-    func declaresNothing(_ type: ObjectIdentifier, field: Int) -> Bool {
-        for index in undeclaredFields.indices
-        where undeclaredFields[index].field == field && undeclaredFields[index].type == type {
-            return true
-        }
-        return false
-    }
-
-    /// Remembers that `field` of objects of the class `type` has nothing declared affecting it.
-    func rememberDeclaresNothing(_ type: ObjectIdentifier, field: Int) {
-        if undeclaredFields.count < Self.undeclaredFieldsKept {
-            undeclaredFields.append((type, field))
-        } else {
-            undeclaredFields[nextUndeclared] = (type, field)
-            nextUndeclared = (nextUndeclared + 1) % Self.undeclaredFieldsKept
-        }
-    }
-}

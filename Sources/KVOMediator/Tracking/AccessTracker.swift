@@ -165,6 +165,26 @@ final class AccessTracker {
         if !readDeclared(affecting: wrapped(), of: object) { rememberDeclaresNothing(type, field: field) }
     }
 
+    /// Whether `field` of objects of the class `type` was found to have nothing declared affecting it.
+    @inline(__always)
+    func declaresNothing(_ type: ObjectIdentifier, field: Int) -> Bool {
+        for index in undeclaredFields.indices
+        where undeclaredFields[index].field == field && undeclaredFields[index].type == type {
+            return true
+        }
+        return false
+    }
+
+    /// Remembers that `field` of objects of the class `type` has nothing declared affecting it.
+    func rememberDeclaresNothing(_ type: ObjectIdentifier, field: Int) {
+        if undeclaredFields.count < Self.undeclaredFieldsKept {
+            undeclaredFields.append((type, field))
+        } else {
+            undeclaredFields[nextUndeclared] = (type, field)
+            nextUndeclared = (nextUndeclared + 1) % Self.undeclaredFieldsKept
+        }
+    }
+
     /// A tracker for `registration`: this thread's spare one if it has one (a re-evaluation then
     /// allocates nothing: a tracker and its array cost about 1,000 instructions to make and free),
     /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.

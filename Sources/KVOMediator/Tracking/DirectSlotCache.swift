@@ -43,10 +43,14 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
     }
 
     /// Whether a key path that one evaluation found to be an `@Observed` property of `object` may be
-    /// recorded (see above).
-    static func isCacheable<Object: KeyValueObservable>(_ keyPath: AnyKeyPath, on object: Object) -> Bool {
-        type(of: keyPath).rootType == type(of: object)
-            && type(of: object).keyPathsAffectingValue(for: keyPath).isEmpty
+    /// recorded (see above), given whether `object`'s class `declares` key paths affecting it (as its
+    /// registration found when it was made: ``KVOInfo/rootDeclares``).
+    static func isCacheable<Object: KeyValueObservable>(
+        _ keyPath: AnyKeyPath,
+        on object: Object,
+        declares: Bool
+    ) -> Bool {
+        !declares && type(of: keyPath).rootType == type(of: object)
     }
 
     /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.
