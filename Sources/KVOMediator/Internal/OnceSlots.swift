@@ -61,9 +61,11 @@ struct OnceSlots: ~Copyable, @unchecked Sendable {
     }
 
     /// Stores `object` under `key`, searched from slot `home`, unless an object is stored under it already
-    /// (or the table is full).
+    /// (or the table is full). Returns the address of the object stored under `key` now: `object`'s, the
+    /// one another thread stored first, or 0 (that thread's store in progress, a full table).
     @usableFromInline
-    func insert(_ object: AnyObject, under key: UInt, from home: Int) {
+    @discardableResult
+    func insert(_ object: AnyObject, under key: UInt, from home: Int) -> UInt {
         var slot = home & (count - 1)
         for _ in 0..<count {
             var found = self.key(at: slot)
@@ -76,12 +78,13 @@ struct OnceSlots: ~Copyable, @unchecked Sendable {
                 if claimed {
                     let bits = UInt(bitPattern: Unmanaged.passRetained(object).toOpaque())
                     words[slot &* 2 &+ 1].store(bits, ordering: .releasing)
-                    return
+                    return bits
                 }
                 found = original
             }
-            if found == key { return }
+            if found == key { return objectBits(at: slot) }
             slot = (slot &+ 1) & (count - 1)
         }
+        return 0
     }
 }

@@ -15,7 +15,7 @@ extension KeyValueObservable {
     @inlinable
     public static func _observationAccess<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
+        keyPath: () -> AnyKeyPath,
         field: Int,
         valueType: Value.Type
     ) {}
@@ -24,7 +24,7 @@ extension KeyValueObservable {
     @inlinable
     public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
+        keyPath: () -> AnyKeyPath,
         field: Int,
         valueType: Value.Type,
         _ mutation: () -> Void
@@ -44,7 +44,7 @@ extension KeyValueObservable where Self: Observable {
     @inline(__always)
     public static func _observationAccess<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
+        keyPath: () -> AnyKeyPath,
         field: Int,
         valueType: Value.Type
     ) {
@@ -52,7 +52,7 @@ extension KeyValueObservable where Self: Observable {
         if _slowPath(!registrar.observationBridge.isStored) { registrar._makeObservationBridge() }
         // Borrowed, not loaded: no retain and release of the bridge on each read.
         _ = registrar.observationBridge.withInstance { bridge in
-            bridge.withCanonical(keyPath, field: field) { keyPath in
+            bridge.withCanonical(field: field, registering: false, keyPath) { keyPath in
                 // The callers pass a `KeyPath<Self, Value>`, erased only to cross the requirement.
                 bridge.registrar.access(object, keyPath: ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self))
             }
@@ -64,18 +64,19 @@ extension KeyValueObservable where Self: Observable {
     @inlinable
     public static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
+        keyPath: () -> AnyKeyPath,
         field: Int,
         valueType: Value.Type,
         _ mutation: () -> Void
     ) {
         let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
-            // The setter's own key path, which reads then report too.
-            if field >= 0 { bridge.keyPaths.register(keyPath, field: field) }
-            let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
-            bridge.registrar.willSet(object, keyPath: keyPath)
-            mutation()
-            bridge.registrar.didSet(object, keyPath: keyPath)
+            // The property's one key path object, which reads report too (the first set registers its own).
+            bridge.withCanonical(field: field, registering: true, keyPath) { keyPath in
+                let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
+                bridge.registrar.willSet(object, keyPath: keyPath)
+                mutation()
+                bridge.registrar.didSet(object, keyPath: keyPath)
+            }
         }
         if reported == nil { mutation() }
     }

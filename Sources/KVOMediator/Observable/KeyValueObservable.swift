@@ -98,23 +98,29 @@ public protocol KeyValueObservable: AnyObject {
     /// in an optimised build a class that does not bridge pays nothing for the check.
     static var _reportsToObservation: Bool { get }
 
-    /// Reports a read of `object` at `keyPath` (a `KeyPath<Self, Value>`) to Swift's Observation, when
-    /// `_reportsToObservation`. `field` is the byte offset of an `@Observed` property's storage, by which
-    /// the bridge reports one key path object per property; -1 for other key paths.
+    /// Reports a read of `object` at the key path `keyPath` gives (a `KeyPath<Self, Value>`) to Swift's
+    /// Observation, when `_reportsToObservation`. `field` is the byte offset of an `@Observed` property's
+    /// storage, by which the bridge reports one key path object per property, and asks `keyPath` only
+    /// while it has none for that property; -1 for other key paths.
     ///
     /// An implementation detail of the bridge to Observation: do not implement or call it. (Key paths come
     /// as `AnyKeyPath` because a requirement of a protocol that non-final classes adopt cannot take a
     /// `KeyPath<Self, Value>`.)
-    static func _observationAccess<Value>(of object: Self, keyPath: AnyKeyPath, field: Int, valueType: Value.Type)
+    static func _observationAccess<Value>(
+        of object: Self,
+        keyPath: () -> AnyKeyPath,
+        field: Int,
+        valueType: Value.Type
+    )
 
-    /// Runs `mutation`, a change of `object` at `keyPath` (a `KeyPath<Self, Value>`), between Swift's
+    /// Runs `mutation`, a change of `object` at the key path `keyPath` gives, between Swift's
     /// Observation's `willSet` and `didSet`, when `_reportsToObservation`. `field` as for
     /// `_observationAccess`.
     ///
     /// An implementation detail of the bridge to Observation: do not implement or call it.
     static func _withObservationMutation<Value>(
         of object: Self,
-        keyPath: AnyKeyPath,
+        keyPath: () -> AnyKeyPath,
         field: Int,
         valueType: Value.Type,
         _ mutation: () -> Void
@@ -181,7 +187,7 @@ extension KeyValueObservable {
     public func accessValue<Value>(for keyPath: KeyPath<Self, Value>) {
         kvoRegistrar.access(customStorage: keyPath, of: self)
         if Self._reportsToObservation, !kvoRegistrar._isEvaluatingOnThisThread {
-            Self._observationAccess(of: self, keyPath: keyPath, field: -1, valueType: Value.self)
+            Self._observationAccess(of: self, keyPath: { keyPath }, field: -1, valueType: Value.self)
         }
     }
 

@@ -23,13 +23,21 @@ final class ObservationBridge: Sendable {
     @usableFromInline
     init() {}
 
-    /// Calls `body` with the key path to report for a read of the stored property at byte offset `field`:
-    /// the one its setter reports, once registered (see `CanonicalKeyPaths`), else `keyPath` itself, as
-    /// for a negative `field` (custom storage).
+    /// Calls `body` with the key path to report for a read or set (`registering`) of the stored property at
+    /// byte offset `field`: the one registered for it (see `CanonicalKeyPaths`), else `keyPath()`, as for a
+    /// negative `field` (custom storage).
     @inlinable
     @inline(__always)
-    func withCanonical<Result>(_ keyPath: AnyKeyPath, field: Int, _ body: (AnyKeyPath) -> Result) -> Result {
-        field < 0 ? body(keyPath) : keyPaths.withCanonical(keyPath, field: field, body)
+    func withCanonical<Result>(
+        field: Int,
+        registering: Bool,
+        _ keyPath: () -> AnyKeyPath,
+        _ body: (AnyKeyPath) -> Result
+    ) -> Result {
+        // Where the offset folds to a constant late (LLVM), an inlined `keyPath()` here would be a key path made
+        // on every call, before the branch: the out-of-line call keeps it in the closure.
+        guard field >= 0 else { return keyPaths.withUnregistered(field: field, registering: false, keyPath, body) }
+        return keyPaths.withCanonical(field: field, registering: registering, keyPath, body)
     }
 
     /// Reports `event` of `object` at each key path of `reported`, whatever their root and value types,
@@ -38,9 +46,8 @@ final class ObservationBridge: Sendable {
     /// key paths. A key path whose root is not `Observable` is skipped: no read of it was reported.
     func report(_ event: ObservationEvent, of object: AnyObject, at reported: [(keyPath: AnyKeyPath, field: Int)]) {
         for (keyPath, field) in reported {
-            withCanonical(keyPath, field: field) { canonical in
-                (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
-            }
+            let canonical = withCanonical(field: field, registering: false, { keyPath }, { $0 })
+            (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
         }
     }
 }

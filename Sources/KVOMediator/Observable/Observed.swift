@@ -65,24 +65,7 @@ public struct Observed<Value> {
     ) -> Value {
         // Always inlined: only then are the compiler's literal key paths folded into direct storage access.
         @inline(__always) get {
-            if _slowPath(KVORegistrar._isTracking) {
-                let registrar = object.kvoRegistrar
-                if registrar._isTrackingOnThisThread {
-                    let field = _storageOffsetForReading(storageKeyPath, of: object)
-                    registrar._access(field: field, of: object) { wrappedKeyPath }
-                    // A read of the library's own evaluation: not one for Observation to track.
-                    return object[keyPath: storageKeyPath].value
-                }
-            }
-            // Nothing unless the class bridges to Observation (a constant; see KeyValueObservable+Observation).
-            if Object._reportsToObservation {
-                Object._observationAccess(
-                    of: object,
-                    keyPath: wrappedKeyPath,
-                    field: _storageOffsetForBridge(storageKeyPath, of: object),
-                    valueType: Value.self
-                )
-            }
+            _reportRead(of: object, storage: storageKeyPath, valueType: Value.self) { wrappedKeyPath }
             return object[keyPath: storageKeyPath].value
         }
         @inline(__always) set {
@@ -91,12 +74,11 @@ public struct Observed<Value> {
             if Object._reportsToObservation, object[keyPath: storageKeyPath].automaticallyNotifies {
                 Object._withObservationMutation(
                     of: object,
-                    keyPath: wrappedKeyPath,
+                    keyPath: { wrappedKeyPath },
                     field: _storageOffsetForBridge(storageKeyPath, of: object),
-                    valueType: Value.self
-                ) {
-                    _set(newValue, of: object, storage: storageKeyPath)
-                }
+                    valueType: Value.self,
+                    { _set(newValue, of: object, storage: storageKeyPath) }
+                )
             } else {
                 _set(newValue, of: object, storage: storageKeyPath)
             }

@@ -77,23 +77,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
         storage storageKeyPath: ReferenceWritableKeyPath<Object, Self>
     ) -> Referent? {
         get {
-            if _slowPath(KVORegistrar._isTracking) {
-                let registrar = object.kvoRegistrar
-                if registrar._isTrackingOnThisThread {
-                    let field = _storageOffsetForReading(storageKeyPath, of: object)
-                    registrar._access(field: field, of: object) { wrappedKeyPath }
-                    // A read of the library's own evaluation: not one for Observation to track.
-                    return object[keyPath: storageKeyPath].reference?.referent
-                }
-            }
-            if Object._reportsToObservation {
-                Object._observationAccess(
-                    of: object,
-                    keyPath: wrappedKeyPath,
-                    field: _storageOffsetForBridge(storageKeyPath, of: object),
-                    valueType: Referent?.self
-                )
-            }
+            _reportRead(of: object, storage: storageKeyPath, valueType: Referent?.self) { wrappedKeyPath }
             return object[keyPath: storageKeyPath].reference?.referent
         }
         set {
@@ -101,12 +85,11 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
             if Object._reportsToObservation {
                 Object._withObservationMutation(
                     of: object,
-                    keyPath: wrappedKeyPath,
+                    keyPath: { wrappedKeyPath },
                     field: field,
-                    valueType: Referent?.self
-                ) {
-                    set(newValue, field: field, of: object, wrapped: wrappedKeyPath)
-                }
+                    valueType: Referent?.self,
+                    { set(newValue, field: field, of: object, wrapped: wrappedKeyPath) }
+                )
             } else {
                 set(newValue, field: field, of: object, wrapped: wrappedKeyPath)
             }

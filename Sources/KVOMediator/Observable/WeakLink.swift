@@ -57,9 +57,13 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
     override func referentDidDeinit() {
         guard endForReferentDeath(), let holder = holder.load() else { return }
         if Holder._reportsToObservation, let wrapped {
-            Holder._withObservationMutation(of: holder, keyPath: wrapped, field: field, valueType: Referent?.self) {
-                announce(on: holder)
-            }
+            Holder._withObservationMutation(
+                of: holder,
+                keyPath: { wrapped },
+                field: field,
+                valueType: Referent?.self,
+                { announce(on: holder) }
+            )
         } else {
             announce(on: holder)
         }

@@ -14,15 +14,35 @@ import Testing
         #expect(table.canonical(read, field: 16) === read)
         table.register(set, field: 16)
         #expect(table.canonical(read, field: 16) === set)
-        #expect(table.withCanonical(read, field: 16) { $0 } === set)
+        #expect(table.withCanonical(field: 16, registering: false, { read }, { $0 }) === set)
     }
 
     @Test func theFirstKeyPathRegisteredForAPropertyStays() {
         let table = CanonicalKeyPaths()
         let first = freshKeyPath()
-        table.register(first, field: 16)
-        table.register(freshKeyPath(), field: 16)
+        #expect(table.register(first, field: 16) === first)
+        #expect(table.register(freshKeyPath(), field: 16) === first)
         #expect(table.canonical(freshKeyPath(), field: 16) === first)
+    }
+
+    @Test func aKeyPathIsAskedForOnlyWhileNoneIsRegistered() {
+        let table = CanonicalKeyPaths()
+        let registered = freshKeyPath()
+        var asked = 0
+        func ask(_ keyPath: AnyKeyPath) -> AnyKeyPath {
+            asked += 1
+            return keyPath
+        }
+        let read = table.withCanonical(field: 16, registering: false, { ask(registered) }, { $0 })
+        #expect(read === registered && asked == 1)
+        #expect(table.canonical(freshKeyPath(), field: 16) !== registered)
+        let set = table.withCanonical(field: 16, registering: true, { ask(registered) }, { $0 })
+        #expect(set === registered && asked == 2)
+        for registering in [false, true] {
+            let again = table.withCanonical(field: 16, registering: registering, { ask(freshKeyPath()) }, { $0 })
+            #expect(again === registered)
+        }
+        #expect(asked == 2)
     }
 
     @Test func eachPropertyKeepsItsOwnKeyPath() {
@@ -31,7 +51,7 @@ import Testing
         let registered = fields.map { _ in freshKeyPath() }
         for (field, keyPath) in zip(fields, registered) { table.register(keyPath, field: field) }
         for (field, keyPath) in zip(fields, registered) {
-            #expect(table.withCanonical(freshKeyPath(), field: field) { $0 } === keyPath)
+            #expect(table.withCanonical(field: field, registering: false, { freshKeyPath() }, { $0 }) === keyPath)
         }
         let unregistered = freshKeyPath()
         #expect(table.canonical(unregistered, field: 24 + 8 * 16) === unregistered)
@@ -43,7 +63,7 @@ import Testing
         table.register(freshKeyPath(), field: 8 * 16)
         let own = freshKeyPath()
         #expect(table.canonical(own, field: 8 * 16) === own)
-        #expect(table.withCanonical(own, field: 8 * 16) { $0 } === own)
+        #expect(table.withCanonical(field: 8 * 16, registering: true, { own }, { $0 }) === own)
     }
 
     @Test func theTableReleasesItsKeyPathsWhenItGoes() {
