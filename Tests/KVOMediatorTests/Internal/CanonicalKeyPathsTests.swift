@@ -1,28 +1,20 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KVOMediator
 
-/// The bridge's table of one key path object per stored property: the first a setter registers for a
-/// property is the one reads report for it after, whichever equal key path they were given.
+/// The bridge's table of one key path object per stored property: the first key path a read or set gives
+/// for a property is the one every read and set reports for it after, whichever equal key path it was given.
 @Suite struct CanonicalKeyPathsTests {
-    @Test func aReadReportsItsOwnKeyPathUntilASetRegistersOne() {
-        let table = CanonicalKeyPaths()
-        let read = freshKeyPath()
-        let set = freshKeyPath()
-        #expect(read == set && read !== set)
-        #expect(table.canonical(read, field: 16) === read)
-        table.register(set, field: 16)
-        #expect(table.canonical(read, field: 16) === set)
-        #expect(table.withCanonical(field: 16, registering: false, { read }, { $0 }) === set)
-    }
-
-    @Test func theFirstKeyPathRegisteredForAPropertyStays() {
+    @Test func theFirstKeyPathGivenForAPropertyIsReportedForItAfter() {
         let table = CanonicalKeyPaths()
         let first = freshKeyPath()
-        #expect(table.register(first, field: 16) === first)
-        #expect(table.register(freshKeyPath(), field: 16) === first)
-        #expect(table.canonical(freshKeyPath(), field: 16) === first)
+        let later = freshKeyPath()
+        #expect(first == later && first !== later)
+        #expect(table.canonical(first, field: 16) === first)
+        #expect(table.canonical(later, field: 16) === first)
+        #expect(table.withCanonical(field: 16, { later }, { $0 }) === first)
     }
 
     @Test func aKeyPathIsAskedForOnlyWhileNoneIsRegistered() {
@@ -33,37 +25,42 @@ import Testing
             asked += 1
             return keyPath
         }
-        let read = table.withCanonical(field: 16, registering: false, { ask(registered) }, { $0 })
-        #expect(read === registered && asked == 1)
-        #expect(table.canonical(freshKeyPath(), field: 16) !== registered)
-        let set = table.withCanonical(field: 16, registering: true, { ask(registered) }, { $0 })
-        #expect(set === registered && asked == 2)
-        for registering in [false, true] {
-            let again = table.withCanonical(field: 16, registering: registering, { ask(freshKeyPath()) }, { $0 })
-            #expect(again === registered)
+        #expect(table.withCanonical(field: 16, { ask(registered) }, { $0 }) === registered)
+        #expect(asked == 1)
+        for _ in 0..<3 {
+            #expect(table.withCanonical(field: 16, { ask(freshKeyPath()) }, { $0 }) === registered)
         }
-        #expect(asked == 2)
+        #expect(asked == 1)
+    }
+
+    @Test func customStorageRegistersNothing() {
+        let table = CanonicalKeyPaths()
+        let own = freshKeyPath()
+        #expect(table.withUnregistered(field: -1, { own }, { $0 }) === own)
+        let other = freshKeyPath()
+        #expect(table.withUnregistered(field: -1, { other }, { $0 }) === other)
     }
 
     @Test func eachPropertyKeepsItsOwnKeyPath() {
         let table = CanonicalKeyPaths()
         let fields = [16, 24, 32, 16 + 8 * 16]  // The last shares the first's first slot to look in.
         let registered = fields.map { _ in freshKeyPath() }
-        for (field, keyPath) in zip(fields, registered) { table.register(keyPath, field: field) }
+        for (field, keyPath) in zip(fields, registered) { _ = table.canonical(keyPath, field: field) }
         for (field, keyPath) in zip(fields, registered) {
-            #expect(table.withCanonical(field: field, registering: false, { freshKeyPath() }, { $0 }) === keyPath)
+            #expect(table.withCanonical(field: field, { freshKeyPath() }, { $0 }) === keyPath)
         }
         let unregistered = freshKeyPath()
         #expect(table.canonical(unregistered, field: 24 + 8 * 16) === unregistered)
+        #expect(table.canonical(freshKeyPath(), field: 24 + 8 * 16) === unregistered)
     }
 
     @Test func beyondSixteenPropertiesEachCallSiteKeepsItsOwnKeyPath() {
         let table = CanonicalKeyPaths()
-        for index in 0..<16 { table.register(freshKeyPath(), field: 8 * index) }
-        table.register(freshKeyPath(), field: 8 * 16)
+        for index in 0..<16 { _ = table.canonical(freshKeyPath(), field: 8 * index) }
         let own = freshKeyPath()
         #expect(table.canonical(own, field: 8 * 16) === own)
-        #expect(table.withCanonical(field: 8 * 16, registering: true, { own }, { $0 }) === own)
+        let other = freshKeyPath()
+        #expect(table.withCanonical(field: 8 * 16, { other }, { $0 }) === other)
     }
 
     @Test func theTableReleasesItsKeyPathsWhenItGoes() {
@@ -72,7 +69,7 @@ import Testing
             let table = CanonicalKeyPaths()
             let keyPath = freshKeyPath()
             probe = keyPath
-            table.register(keyPath, field: 8)
+            _ = table.canonical(keyPath, field: 8)
             #expect(probe != nil)
         }
         #expect(probe == nil)
@@ -87,14 +84,19 @@ import Testing
                 let sent = UncheckedSendable(keyPath)
                 done.enter()
                 Thread {
-                    box.table.register(sent.value, field: 40)
-                    _ = box.table.canonical(freshKeyPath(), field: 40)
+                    let reported = box.table.canonical(sent.value, field: 40)
+                    box.reported.withLock { $0.append(UncheckedSendable((given: sent.value, reported: reported))) }
                     done.leave()
                 }.start()
             }
             done.wait()
             let stored = box.table.canonical(freshKeyPath(), field: 40)
             #expect(given.contains { $0 === stored })
+            // Each thread reports the one stored, or its own while another thread's store is in progress.
+            let reported = box.reported.withLock { $0.map(\.value) }
+            #expect(reported.count == 4)
+            #expect(reported.allSatisfy { $0.reported === stored || $0.reported === $0.given })
+            #expect(reported.contains { $0.given === stored && $0.reported === stored })
         }
     }
 }
@@ -114,6 +116,7 @@ private struct KeyPathInner {
 
 private final class TableBox: @unchecked Sendable {
     let table = CanonicalKeyPaths()
+    let reported = Mutex<[UncheckedSendable<(given: AnyKeyPath, reported: AnyKeyPath)>]>([])
 }
 
 /// A key path handed to another thread: key path objects are immutable.
