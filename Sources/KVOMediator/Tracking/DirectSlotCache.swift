@@ -23,6 +23,8 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
         var field = 0
         /// Held, so that the key path's identity is not reused while it is cached.
         var keyPath: AnyKeyPath?
+        /// How many `pin`s keep this entry in its place.
+        var pins = 0
     }
 
     private let lock = Lock()
@@ -71,12 +73,47 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
             field: field,
             keyPath: keyPath
         )
-        let replaced = lock.withLock {
+        let replaced: AnyKeyPath? = lock.withLock {
+            guard entries[index].pins == 0 else { return nil }  // A pinned entry stays.
             let replaced = entries[index].keyPath
             entries[index] = entry
             return replaced
         }
         _ = replaced  // released here, outside the lock
+    }
+
+    /// Records `field` for `keyPath` on `objectType` and keeps the entry in its place until as many
+    /// `unpin`s, so that every registration of the key path on that class finds it and reads nothing
+    /// (for tests whose threads register a property while another thread sets it). False, with nothing
+    /// recorded, when another key path's pinned entry holds the place.
+    func pin(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Bool {
+        let index = place(of: keyPath, on: objectType)
+        let keyPathID = ObjectIdentifier(keyPath)
+        let typeID = ObjectIdentifier(objectType)
+        let (pinned, replaced): (Bool, AnyKeyPath?) = lock.withLock {
+            let current = entries[index]
+            if current.keyPathID == keyPathID && current.objectType == typeID && current.field == field {
+                entries[index].pins += 1
+                return (true, nil)
+            }
+            guard current.pins == 0 else { return (false, nil) }
+            entries[index] = Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1)
+            return (true, current.keyPath)
+        }
+        _ = replaced  // released here, outside the lock
+        return pinned
+    }
+
+    /// Ends one `pin` of `keyPath` on `objectType`.
+    func unpin(_ keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
+        let index = place(of: keyPath, on: objectType)
+        lock.withLock {
+            if entries[index].keyPathID == ObjectIdentifier(keyPath),
+                entries[index].objectType == ObjectIdentifier(objectType), entries[index].pins > 0
+            {
+                entries[index].pins -= 1
+            }
+        }
     }
 
     /// The field cached for a key path equal to `keyPath` on `objectType`, whatever its identity (for

@@ -106,7 +106,7 @@ struct ThreadProgram {
     mutating func observe() {
         let key = random.element(of: ThreadedKey.allCases)!
         let own = owns(key)
-        guard own || (key.isObservableFromOtherThreads && world.ensureDirectSlot(key)) else { return }
+        guard own || (key.isObservableFromOtherThreads && world.isDirectSlotPinned(key)) else { return }
         let objectIndex = random.below(2)
         let (object, channel) = world.target(key, index: objectIndex)
         var options = random.options()

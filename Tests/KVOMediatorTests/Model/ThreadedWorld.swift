@@ -125,8 +125,8 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
     /// Channels by object (root 0, root 1, link B 0, link B 1) and key.
     let channels: [[ThreadedKey: Channel]]
     let threads: Int
-    /// The slot offset of each key path other threads observe, learnt before the threads start.
-    private(set) var directFields: [ThreadedKey: Int] = [:]
+    /// The key paths other threads observe, pinned in the library's cache before the threads start.
+    private var pinnedFields: [ThreadedKey: (keyPath: AnyKeyPath, objectType: AnyObject.Type)] = [:]
 
     init(threads: Int) {
         self.threads = threads
@@ -156,29 +156,38 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
         return (roots[index], channels[index][channelKey])
     }
 
-    /// Learns each directly observed key path's slot, so that registrations from other threads find it
-    /// cached and read nothing (`ensureDirectSlot`). Called before the threads start.
-    func learnDirectSlots() {
+    /// Learns each directly observed key path's slot and pins it in the library's cache until the world
+    /// goes, so that registrations from threads that do not write the property find it and read nothing
+    /// (a registration that evaluated it would race the writing thread's sets). Another test's key
+    /// paths cannot take its place meanwhile. Called before the threads start. Returns how many it
+    /// pinned: all, unless two of them share a place in the cache (then only the first is pinned).
+    @discardableResult
+    func learnDirectSlots() -> Int {
         for key in ThreadedKey.allCases where key.isObservableFromOtherThreads {
             let (object, _) = target(key, index: 0)
-            key.use(on: object, SlotLearning())
             let objectType: AnyObject.Type = key.isOnLinkB ? ModelLinkB.self : ModelRoot.self
-            directFields[key] = ThreadedKeyPaths.of(key).flatMap {
-                DirectSlotCache.shared.field(of: $0, on: objectType)
+            guard let keyPath = ThreadedKeyPaths.of(key) else { continue }
+            // Learnt again if another test's key path took its place before it was pinned.
+            for _ in 0..<5 where pinnedFields[key] == nil {
+                key.use(on: object, SlotLearning())
+                if let field = DirectSlotCache.shared.field(of: keyPath, on: objectType),
+                    DirectSlotCache.shared.pin(field, of: keyPath, on: objectType)
+                {
+                    pinnedFields[key] = (keyPath, objectType)
+                }
             }
         }
+        return pinnedFields.count
     }
 
-    /// Puts back the slot of a key path other threads observe, if another test's key path took its
-    /// place in the library's cache: a registration from a thread that does not write the property
-    /// must not read it.
-    func ensureDirectSlot(_ key: ThreadedKey) -> Bool {
-        guard let field = directFields[key], let keyPath = ThreadedKeyPaths.of(key) else { return false }
-        let objectType: AnyObject.Type = key.isOnLinkB ? ModelLinkB.self : ModelRoot.self
-        if DirectSlotCache.shared.field(of: keyPath, on: objectType) != field {
-            DirectSlotCache.shared.record(field, of: keyPath, on: objectType)
-        }
-        return true
+    /// Whether threads that do not write the property of `key` may observe it: its slot is pinned in
+    /// the library's cache, so their registrations read nothing.
+    func isDirectSlotPinned(_ key: ThreadedKey) -> Bool {
+        pinnedFields[key] != nil
+    }
+
+    deinit {
+        for pinned in pinnedFields.values { DirectSlotCache.shared.unpin(pinned.keyPath, on: pinned.objectType) }
     }
 }
 

@@ -128,6 +128,26 @@ final class Memo: KeyValueObservable {
         #expect(small.field(of: \Circle.plainTag, on: Square.self) == nil)
     }
 
+    @Test func aPinnedEntryStaysUntilItsLastUnpin() {
+        let (radius, border, name): (AnyKeyPath, AnyKeyPath, AnyKeyPath) =
+            (\Circle.radius, \Circle.borderWidth, \Circle.name)
+        let single = DirectSlotCache(capacity: 1)
+        #expect(single.pin(0, of: radius, on: Circle.self))
+        #expect(single.pin(0, of: radius, on: Circle.self))
+        // Neither a recording nor another pin takes the place of a pinned entry.
+        single.record(1, of: border, on: Circle.self)
+        #expect(!single.pin(2, of: name, on: Circle.self))
+        #expect(single.field(of: border, on: Circle.self) == nil)
+        #expect(single.field(of: radius, on: Circle.self) == 0)
+        single.unpin(radius, on: Circle.self)
+        single.record(1, of: border, on: Circle.self)
+        #expect(single.field(of: radius, on: Circle.self) == 0)
+        single.unpin(radius, on: Circle.self)
+        single.record(1, of: border, on: Circle.self)
+        #expect(single.field(of: border, on: Circle.self) == 1)
+        #expect(single.field(of: radius, on: Circle.self) == nil)
+    }
+
     /// A chain's last link delivers its setter's values only while the link is that property: after
     /// the link becomes a subclass whose override computes it from other storage, the chain's values
     /// are the override's.
