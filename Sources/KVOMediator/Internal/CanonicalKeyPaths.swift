@@ -6,8 +6,8 @@ import Synchronization
 /// (seen in the benchmarks, where a getter runs from another file's closure). Observation compares the
 /// key path of each `willSet` with those its trackings read, and two objects cost it a walk of both
 /// (~1,000 instructions a notified set), where one object takes `==`'s identity fast path. So the first
-/// read or set of a property registers its key path, and every one after reports that one: a check of
-/// one word, no retain, and no key path made. The key paths are kept in `OnceSlots`, keyed by the
+/// read or set of a property registers its key path, and every one after reports that one: two loads
+/// and a compare, no retain, and no key path made. The key paths are kept in `OnceSlots`, keyed by the
 /// property's byte offset + 1, from a home slot by that offset. An access that finds none and cannot
 /// register its own (a registration racing it, a full table) reports its own, which is equal: only
 /// slower for Observation to compare.

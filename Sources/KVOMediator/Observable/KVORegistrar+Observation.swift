@@ -36,7 +36,12 @@ extension KVORegistrar {
                 case .keyPath(let customStorage): (customStorage, -1)
                 case .lifetime: nil
                 }
-            if let slotKeyPath, !keyPaths.contains(where: { $0.keyPath == slotKeyPath.keyPath }) {
+            guard let slotKeyPath else { continue }
+            if let same = keyPaths.firstIndex(where: { $0.keyPath == slotKeyPath.keyPath }) {
+                // `keyPath` names the property itself: reported by its offset, as the one key path object
+                // its reads and sets report (the getter's own, equal to `keyPath`, so of the same root).
+                if keyPaths[same].field < 0 { keyPaths[same] = slotKeyPath }
+            } else {
                 keyPaths.append(slotKeyPath)
             }
         }

@@ -38,7 +38,9 @@ final class ObservationBridge: Sendable {
     /// Reports `event` of `object` at each key path of `reported`, whatever their root and value types,
     /// for the paths that know a key path only as `AnyKeyPath` (manual notifications, which name what
     /// they change by the slots it reads). `field` is an `@Observed` property's byte offset, -1 for other
-    /// key paths. A key path whose root is not `Observable` is skipped: no read of it was reported.
+    /// key paths; a key path given with an offset must be that property's getter's own (as tracking
+    /// records it: its root is the declaring class), since it may become the one the property's reads
+    /// and sets report. A key path whose root is not `Observable` is skipped: no read of it was reported.
     func report(_ event: ObservationEvent, of object: AnyObject, at reported: [(keyPath: AnyKeyPath, field: Int)]) {
         for (keyPath, field) in reported {
             let canonical = withCanonical(field: field, { keyPath }, { $0 })

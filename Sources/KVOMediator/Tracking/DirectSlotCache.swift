@@ -13,8 +13,9 @@
 ///
 /// A fixed table indexed by a hash of the pair, each place holding the last pair recorded there, so
 /// a lookup is one probe with no hashing through `Hasher`, and the cache never grows: key paths
-/// formed at run time, not literals, only replace one another.
-final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `lock`
+/// formed at run time, not literals, only replace one another. Beside it, a list of pinned entries
+/// (`pin`, for tests), looked in only when the table misses: empty, it costs a miss one check.
+final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` are guarded by `lock`
     static let shared = DirectSlotCache()
 
     private struct Entry {
@@ -23,13 +24,18 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
         var field = 0
         /// Held, so that the key path's identity is not reused while it is cached.
         var keyPath: AnyKeyPath?
-        /// How many `pin`s keep this entry in its place.
+        /// How many `pin`s keep this entry (in `pinned` only).
         var pins = 0
+
+        func matches(_ keyPathID: ObjectIdentifier, _ typeID: ObjectIdentifier) -> Bool {
+            self.keyPathID == keyPathID && objectType == typeID
+        }
     }
 
     private let lock = Lock()
     private let mask: Int
     @exclusivity(unchecked) private var entries: [Entry]
+    @exclusivity(unchecked) private var pinned: [Entry] = []
 
     /// - Parameter capacity: How many places; rounded up to a power of two.
     init(capacity: Int = 1_024) {
@@ -61,7 +67,8 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
         return lock.withLock {
-            entries[index].keyPathID == keyPathID && entries[index].objectType == typeID ? entries[index].field : nil
+            if entries[index].matches(keyPathID, typeID) { return entries[index].field }
+            return pinned.isEmpty ? nil : pinned.first { $0.matches(keyPathID, typeID) }?.field
         }
     }
 
@@ -73,8 +80,7 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
             field: field,
             keyPath: keyPath
         )
-        let replaced: AnyKeyPath? = lock.withLock {
-            guard entries[index].pins == 0 else { return nil }  // A pinned entry stays.
+        let replaced = lock.withLock {
             let replaced = entries[index].keyPath
             entries[index] = entry
             return replaced
@@ -82,38 +88,32 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` is guarded by `
         _ = replaced  // released here, outside the lock
     }
 
-    /// Records `field` for `keyPath` on `objectType` and keeps the entry in its place until as many
-    /// `unpin`s, so that every registration of the key path on that class finds it and reads nothing
-    /// (for tests whose threads register a property while another thread sets it). False, with nothing
-    /// recorded, when another key path's pinned entry holds the place.
-    func pin(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Bool {
-        let index = place(of: keyPath, on: objectType)
+    /// Keeps `field` for `keyPath` on `objectType` until as many `unpin`s, whatever is recorded meanwhile,
+    /// so that every registration of the key path on that class finds it and reads nothing: for tests
+    /// whose threads register a property while another thread sets it.
+    func pin(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
-        let (pinned, replaced): (Bool, AnyKeyPath?) = lock.withLock {
-            let current = entries[index]
-            if current.keyPathID == keyPathID && current.objectType == typeID && current.field == field {
-                entries[index].pins += 1
-                return (true, nil)
+        lock.withLock {
+            if let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) {
+                pinned[index].field = field
+                pinned[index].pins += 1
+            } else {
+                pinned.append(Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1))
             }
-            guard current.pins == 0 else { return (false, nil) }
-            entries[index] = Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1)
-            return (true, current.keyPath)
         }
-        _ = replaced  // released here, outside the lock
-        return pinned
     }
 
-    /// Ends one `pin` of `keyPath` on `objectType`.
+    /// Ends one `pin` of `keyPath` on `objectType` (nothing if it is not pinned).
     func unpin(_ keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
-        let index = place(of: keyPath, on: objectType)
-        lock.withLock {
-            if entries[index].keyPathID == ObjectIdentifier(keyPath),
-                entries[index].objectType == ObjectIdentifier(objectType), entries[index].pins > 0
-            {
-                entries[index].pins -= 1
-            }
+        let keyPathID = ObjectIdentifier(keyPath)
+        let typeID = ObjectIdentifier(objectType)
+        let unpinned: Entry? = lock.withLock {
+            guard let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) else { return nil }
+            pinned[index].pins -= 1
+            return pinned[index].pins == 0 ? pinned.remove(at: index) : nil
         }
+        _ = unpinned  // its key path released here, outside the lock
     }
 
     /// The field cached for a key path equal to `keyPath` on `objectType`, whatever its identity (for

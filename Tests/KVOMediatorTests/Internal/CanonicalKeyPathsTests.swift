@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 
 @testable import KVOMediator
@@ -34,11 +33,17 @@ import Testing
     }
 
     @Test func customStorageRegistersNothing() {
+        weak var probe: AnyKeyPath?
         let table = CanonicalKeyPaths()
-        let own = freshKeyPath()
-        #expect(table.withUnregistered(field: -1, { own }, { $0 }) === own)
-        let other = freshKeyPath()
-        #expect(table.withUnregistered(field: -1, { other }, { $0 }) === other)
+        do {
+            let own = freshKeyPath()
+            probe = own
+            #expect(table.withUnregistered(field: -1, { own }, { $0 }) === own)
+            let other = freshKeyPath()
+            #expect(table.withUnregistered(field: -1, { other }, { $0 }) === other)
+        }
+        #expect((0..<CanonicalKeyPaths.slotCount).allSatisfy { table.slots.key(at: $0) == 0 })
+        #expect(probe == nil, "the table holds a key path of custom storage")
     }
 
     @Test func eachPropertyKeepsItsOwnKeyPath() {
@@ -85,7 +90,7 @@ import Testing
                 done.enter()
                 Thread {
                     let reported = box.table.canonical(sent.value, field: 40)
-                    box.reported.withLock { $0.append(UncheckedSendable((given: sent.value, reported: reported))) }
+                    box.append(given: sent.value, reported: reported)
                     done.leave()
                 }.start()
             }
@@ -93,7 +98,7 @@ import Testing
             let stored = box.table.canonical(freshKeyPath(), field: 40)
             #expect(given.contains { $0 === stored })
             // Each thread reports the one stored, or its own while another thread's store is in progress.
-            let reported = box.reported.withLock { $0.map(\.value) }
+            let reported = box.reported
             #expect(reported.count == 4)
             #expect(reported.allSatisfy { $0.reported === stored || $0.reported === $0.given })
             #expect(reported.contains { $0.given === stored && $0.reported === stored })
@@ -114,9 +119,19 @@ private struct KeyPathInner {
     var value = 0
 }
 
-private final class TableBox: @unchecked Sendable {
+private final class TableBox: @unchecked Sendable {  // `reports` is guarded by `lock`
     let table = CanonicalKeyPaths()
-    let reported = Mutex<[UncheckedSendable<(given: AnyKeyPath, reported: AnyKeyPath)>]>([])
+    private let lock = NSLock()
+    private var reports: [(given: AnyKeyPath, reported: AnyKeyPath)] = []
+
+    /// What each thread gave and was given back.
+    var reported: [(given: AnyKeyPath, reported: AnyKeyPath)] {
+        lock.withLock { reports }
+    }
+
+    func append(given: AnyKeyPath, reported: AnyKeyPath) {
+        lock.withLock { reports.append((given, reported)) }
+    }
 }
 
 /// A key path handed to another thread: key path objects are immutable.

@@ -22,10 +22,8 @@ import Testing
         do {
             let world = ThreadedWorld(threads: threads)
             journal = world.journal
-            // All, or all but one: two of these key paths can share a place in the library's cache (1,024
-            // places, by address), and then only the first is pinned.
             let observableFromOtherThreads = ThreadedKey.allCases.filter(\.isObservableFromOtherThreads).count
-            #expect(world.learnDirectSlots() >= observableFromOtherThreads - 1, "keys other threads cannot observe")
+            #expect(world.learnDirectSlots() == observableFromOtherThreads, "keys other threads cannot observe")
             let gate = StartGate(threads: threads)
             let steps = Self.stepsPerRun / threads
             let workers = (0..<threads).map { index in

@@ -126,7 +126,7 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
     let channels: [[ThreadedKey: Channel]]
     let threads: Int
     /// The key paths other threads observe, pinned in the library's cache before the threads start.
-    private var pinnedFields: [ThreadedKey: (keyPath: AnyKeyPath, objectType: AnyObject.Type)] = [:]
+    private var pinnedKeyPaths: [ThreadedKey: (keyPath: AnyKeyPath, objectType: AnyObject.Type)] = [:]
 
     init(threads: Int) {
         self.threads = threads
@@ -158,36 +158,33 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
 
     /// Learns each directly observed key path's slot and pins it in the library's cache until the world
     /// goes, so that registrations from threads that do not write the property find it and read nothing
-    /// (a registration that evaluated it would race the writing thread's sets). Another test's key
-    /// paths cannot take its place meanwhile. Called before the threads start. Returns how many it
-    /// pinned: all, unless two of them share a place in the cache (then only the first is pinned).
-    @discardableResult
+    /// (a registration that evaluated it would race the writing thread's sets), whatever other tests
+    /// record meanwhile. Called before the threads start. Returns how many it pinned.
     func learnDirectSlots() -> Int {
         for key in ThreadedKey.allCases where key.isObservableFromOtherThreads {
             let (object, _) = target(key, index: 0)
             let objectType: AnyObject.Type = key.isOnLinkB ? ModelLinkB.self : ModelRoot.self
             guard let keyPath = ThreadedKeyPaths.of(key) else { continue }
-            // Learnt again if another test's key path took its place before it was pinned.
-            for _ in 0..<5 where pinnedFields[key] == nil {
+            // Learnt again if another test's key path took its place before it was read back.
+            for _ in 0..<5 where pinnedKeyPaths[key] == nil {
                 key.use(on: object, SlotLearning())
-                if let field = DirectSlotCache.shared.field(of: keyPath, on: objectType),
+                if let field = DirectSlotCache.shared.field(of: keyPath, on: objectType) {
                     DirectSlotCache.shared.pin(field, of: keyPath, on: objectType)
-                {
-                    pinnedFields[key] = (keyPath, objectType)
+                    pinnedKeyPaths[key] = (keyPath, objectType)
                 }
             }
         }
-        return pinnedFields.count
+        return pinnedKeyPaths.count
     }
 
     /// Whether threads that do not write the property of `key` may observe it: its slot is pinned in
     /// the library's cache, so their registrations read nothing.
     func isDirectSlotPinned(_ key: ThreadedKey) -> Bool {
-        pinnedFields[key] != nil
+        pinnedKeyPaths[key] != nil
     }
 
     deinit {
-        for pinned in pinnedFields.values { DirectSlotCache.shared.unpin(pinned.keyPath, on: pinned.objectType) }
+        for pinned in pinnedKeyPaths.values { DirectSlotCache.shared.unpin(pinned.keyPath, on: pinned.objectType) }
     }
 }
 

@@ -128,24 +128,30 @@ final class Memo: KeyValueObservable {
         #expect(small.field(of: \Circle.plainTag, on: Square.self) == nil)
     }
 
-    @Test func aPinnedEntryStaysUntilItsLastUnpin() {
+    @Test func aPinnedEntryIsFoundUntilItsLastUnpinWhateverIsRecorded() {
         let (radius, border, name): (AnyKeyPath, AnyKeyPath, AnyKeyPath) =
             (\Circle.radius, \Circle.borderWidth, \Circle.name)
         let single = DirectSlotCache(capacity: 1)
-        #expect(single.pin(0, of: radius, on: Circle.self))
-        #expect(single.pin(0, of: radius, on: Circle.self))
-        // Neither a recording nor another pin takes the place of a pinned entry.
-        single.record(1, of: border, on: Circle.self)
-        #expect(!single.pin(2, of: name, on: Circle.self))
-        #expect(single.field(of: border, on: Circle.self) == nil)
-        #expect(single.field(of: radius, on: Circle.self) == 0)
-        single.unpin(radius, on: Circle.self)
-        single.record(1, of: border, on: Circle.self)
-        #expect(single.field(of: radius, on: Circle.self) == 0)
-        single.unpin(radius, on: Circle.self)
+        single.pin(0, of: radius, on: Circle.self)
+        single.pin(0, of: radius, on: Circle.self)
+        single.pin(2, of: name, on: Circle.self)
+        // Recordings take the one place; the pinned entries are still found.
         single.record(1, of: border, on: Circle.self)
         #expect(single.field(of: border, on: Circle.self) == 1)
+        #expect(single.field(of: radius, on: Circle.self) == 0)
+        #expect(single.field(of: name, on: Circle.self) == 2)
+        #expect(single.field(of: radius, on: Square.self) == nil)
+        single.unpin(radius, on: Circle.self)
+        #expect(single.field(of: radius, on: Circle.self) == 0)
+        single.unpin(radius, on: Circle.self)
         #expect(single.field(of: radius, on: Circle.self) == nil)
+        // An unpin of what is not pinned does nothing: `name` keeps its one pin.
+        single.unpin(radius, on: Circle.self)
+        single.unpin(name, on: Square.self)
+        #expect(single.field(of: name, on: Circle.self) == 2)
+        single.unpin(name, on: Circle.self)
+        #expect(single.field(of: name, on: Circle.self) == nil)
+        #expect(single.field(of: border, on: Circle.self) == 1)
     }
 
     /// A chain's last link delivers its setter's values only while the link is that property: after
