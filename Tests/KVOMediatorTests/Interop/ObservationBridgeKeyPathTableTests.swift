@@ -23,7 +23,8 @@ import Testing
         _ = model.x
         model.y = 2
         #expect(bridge.keyPaths.registered(field: model.xOffset) === registered)
-        let y = try #require(bridge.keyPaths.registered(field: model.yOffset))
+        let yRegistered = bridge.keyPaths.registered(field: model.yOffset)
+        let y = try #require(yRegistered)
         #expect(y == \KeyPathTableModel.y && y !== registered)
         #endif
     }
