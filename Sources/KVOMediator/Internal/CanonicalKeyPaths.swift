@@ -32,13 +32,17 @@ struct CanonicalKeyPaths: ~Copyable, @unchecked Sendable {
 
     /// Calls `body` with the key path to report for the stored property at byte offset `field`: the
     /// registered one. While none is, `keyPath()`, registered first (or the one another thread registered
-    /// first). Borrowed, with no retain: the table holds its key paths while it lives.
+    /// first); for a negative `field` (custom storage, which has no offset), `keyPath()` alone. Borrowed,
+    /// with no retain: the table holds its key paths while it lives.
     ///
     /// `keyPath` is called only while none is registered: the compiler builds a literal key path where
     /// the closure is called (see `withUnregistered`), so a getter or setter that finds one makes none.
     @inlinable
     @inline(__always)
     func withCanonical<Result>(field: Int, _ keyPath: () -> AnyKeyPath, _ body: (AnyKeyPath) -> Result) -> Result {
+        // Out of line too: where the offset folds to a constant only in LLVM, an inlined `keyPath()` here
+        // would be a key path made before the branch, on every call.
+        guard field >= 0 else { return withUnregistered(field: field, keyPath, body) }
         let home = Self.home(of: field)
         let found = slots.key(at: home)
         var bits: UInt = 0
@@ -51,10 +55,9 @@ struct CanonicalKeyPaths: ~Copyable, @unchecked Sendable {
         return Unmanaged<AnyKeyPath>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
     }
 
-    /// `withCanonical` while no key path is registered for `field` (or always, for a negative `field`:
-    /// custom storage, none registered): out of line, so that the optimiser moves the caller's literal key
-    /// path into the closure it passes (it does for a closure given to a call, not for one inlined), and
-    /// the fast path makes no key path.
+    /// `withCanonical` while no key path is registered for `field`, or for a negative `field`: out of line,
+    /// so that the optimiser moves the caller's literal key path into the closure it passes (it does for a
+    /// closure given to a call, not for one inlined), and the fast path makes no key path.
     @inlinable
     @inline(never)
     func withUnregistered<Result>(field: Int, _ keyPath: () -> AnyKeyPath, _ body: (AnyKeyPath) -> Result) -> Result {

@@ -52,7 +52,7 @@ extension KeyValueObservable where Self: Observable {
         if _slowPath(!registrar.observationBridge.isStored) { registrar._makeObservationBridge() }
         // Borrowed, not loaded: no retain and release of the bridge on each read.
         _ = registrar.observationBridge.withInstance { bridge in
-            bridge.withCanonical(field: field, keyPath) { keyPath in
+            bridge.keyPaths.withCanonical(field: field, keyPath) { keyPath in
                 // The callers pass a `KeyPath<Self, Value>`, erased only to cross the requirement.
                 bridge.registrar.access(object, keyPath: ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self))
             }
@@ -71,7 +71,7 @@ extension KeyValueObservable where Self: Observable {
     ) {
         let reported: Void? = object.kvoRegistrar.observationBridge.withInstance { bridge in
             // The property's one key path object, which its reads report too.
-            bridge.withCanonical(field: field, keyPath) { keyPath in
+            bridge.keyPaths.withCanonical(field: field, keyPath) { keyPath in
                 let keyPath = ErasedKeyPath.restore(keyPath, as: KeyPath<Self, Value>.self)
                 bridge.registrar.willSet(object, keyPath: keyPath)
                 mutation()

@@ -23,18 +23,6 @@ final class ObservationBridge: Sendable {
     @usableFromInline
     init() {}
 
-    /// Calls `body` with the key path to report for a read or set of the stored property at byte offset
-    /// `field`: the one registered for it (see `CanonicalKeyPaths`), else `keyPath()`, registered first; for
-    /// a negative `field` (custom storage), `keyPath()`.
-    @inlinable
-    @inline(__always)
-    func withCanonical<Result>(field: Int, _ keyPath: () -> AnyKeyPath, _ body: (AnyKeyPath) -> Result) -> Result {
-        // Where the offset folds to a constant late (LLVM), an inlined `keyPath()` here would be a key path made
-        // on every call, before the branch: the out-of-line call keeps it in the closure.
-        guard field >= 0 else { return keyPaths.withUnregistered(field: field, keyPath, body) }
-        return keyPaths.withCanonical(field: field, keyPath, body)
-    }
-
     /// Reports `event` of `object` at each key path of `reported`, whatever their root and value types,
     /// for the paths that know a key path only as `AnyKeyPath` (manual notifications, which name what
     /// they change by the slots it reads). `field` is an `@Observed` property's byte offset, -1 for other
@@ -43,7 +31,7 @@ final class ObservationBridge: Sendable {
     /// and sets report. A key path whose root is not `Observable` is skipped: no read of it was reported.
     func report(_ event: ObservationEvent, of object: AnyObject, at reported: [(keyPath: AnyKeyPath, field: Int)]) {
         for (keyPath, field) in reported {
-            let canonical = withCanonical(field: field, { keyPath }, { $0 })
+            let canonical = keyPaths.withCanonical(field: field, { keyPath }, { $0 })
             (canonical as? any ObservationReportingKeyPath)?.report(event, of: object, to: registrar)
         }
     }
