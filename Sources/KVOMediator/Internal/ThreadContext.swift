@@ -39,6 +39,9 @@ final class ThreadContext {
         readingRoom.deallocate()
     }
 
+    /// How many of the library's own reads (`untracked`) this thread is in: reads that neither a tracker
+    /// nor Swift's Observation may see.
+    @exclusivity(unchecked) var libraryReadDepth = 0
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.
@@ -100,6 +103,12 @@ final class ThreadContext {
         return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker != nil }
     }
 
+    /// Whether this thread is making one of the library's own reads (`untracked`), with no reference counting.
+    static var isReadingForLibrary: Bool {
+        guard let pointer = kvo_thread_context() else { return false }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.libraryReadDepth != 0 }
+    }
+
     /// Runs `body` with this thread's tracker, if it has one, with no reference counting of it or of
     /// the context.
     @inline(__always)
@@ -125,4 +134,10 @@ struct ManualChange {
     let captured: [CapturedValue?]
     /// What a collection change announced by hand says (``PendingCollectionChange``); nil for a value change.
     var collection: PendingCollectionChange? = nil
+
+    /// The call that announced it, as written, for messages: `willChangeValue(for: title)`.
+    func call<Object: KeyValueObservable>(_ name: String, on object: Object) -> String {
+        let keyPathName = registrar.displayName(of: keyPath, on: object)
+        return collection?.signature.call(name, keyPath: keyPathName) ?? "\(name)Value(for: \(keyPathName))"
+    }
 }

@@ -82,10 +82,15 @@ extension KVORegistrar {
             && ThreadContext.currentIfPresent?.suppressedRegistrar == ObjectIdentifier(self)
     }
 
+    /// Kept even when nobody is told (no observer, or a collection mutation announces the writes), so
+    /// that a `didChangeValue(for:)` without its `willChangeValue(for:)` can be reported.
     func manualWillChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
-        guard _hasObservers, !isSuppressedOnThisThread else { return }
-        let infos = infos(readBy: keyPath, on: object)
-        let captured = announceBefore(to: infos) { _ in false }
+        var infos: [KVOInfo] = []
+        var captured: [CapturedValue?] = []
+        if _hasObservers, !isSuppressedOnThisThread {
+            infos = self.infos(readBy: keyPath, on: object)
+            captured = announceBefore(to: infos) { _ in false }
+        }
         ThreadContext.current.pendingManualChanges.append(
             ManualChange(registrar: self, keyPath: keyPath, infos: infos, captured: captured)
         )

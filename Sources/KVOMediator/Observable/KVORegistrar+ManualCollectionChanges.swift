@@ -87,8 +87,7 @@ extension KVORegistrar {
     /// Takes the innermost change of `keyPath` this thread announced with a `willChange` and has not
     /// ended. Reports a `didChange` with no such change and one that does not match it; either way
     /// returns nil and nothing is announced. The plain form (`signature` nil) takes only a plain
-    /// `willChangeValue(for:)`, and reports nothing: that keeps nothing when nobody observes, so a custom
-    /// setter's own pair may run inside an indexed one, and a plain `didChangeValue(for:)` alone does nothing.
+    /// `willChangeValue(for:)`, so that a custom setter's own pair may run inside an indexed one.
     func popManualChange<Object: KeyValueObservable>(
         of object: Object,
         keyPath: AnyKeyPath,
@@ -99,16 +98,17 @@ extension KVORegistrar {
                 $0.registrar === self && (signature != nil || $0.collection == nil) && sameKeyPath($0.keyPath, keyPath)
             })
         else {
-            if let signature {
-                let name = displayName(of: keyPath, on: object)
-                object.handleKVOError(
-                    .unmatchedDidChange(
-                        call: signature.call("didChange", keyPath: name),
-                        keyPath: name,
-                        type: Object.self
-                    )
+            let name = displayName(of: keyPath, on: object)
+            let innermost = ThreadContext.currentIfPresent?.pendingManualChanges.last { $0.registrar === self }
+            object.handleKVOError(
+                .unmatchedDidChange(
+                    call: signature?.call("didChange", keyPath: name) ?? "didChangeValue(for: \(name))",
+                    will: signature?.call("willChange", keyPath: name) ?? "willChangeValue(for: \(name))",
+                    pending: innermost.map { $0.call("willChange", on: object) },
+                    keyPath: name,
+                    type: Object.self
                 )
-            }
+            )
             return nil
         }
         let change = context.pendingManualChanges.remove(at: index)

@@ -48,6 +48,9 @@ extension KeyValueObservable where Self: Observable {
         field: Int,
         valueType: Value.Type
     ) {
+        // The library's own reads are not the caller's: observing inside `withObservationTracking`
+        // must not make the tracking closure depend on what is observed.
+        if KVORegistrar._isReadingForLibrary { return }
         let registrar = object.kvoRegistrar
         if _slowPath(!registrar.observationBridge.isStored) { registrar._makeObservationBridge() }
         // Borrowed, not loaded: no retain and release of the bridge on each read.

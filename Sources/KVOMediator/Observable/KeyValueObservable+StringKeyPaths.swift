@@ -83,7 +83,7 @@ extension KeyValueObservable {
             throw KVOError(
                 reason: .unknownKey(String(names[index + 1])),
                 keyPath: path,
-                typeName: String(describing: currentType),
+                typeName: rootName,
                 message: "KVOMediator: \"\(name)\" of \(currentType) is a \(declared), not a KeyValueObservable "
                     + "object, so the key path \"\(path.prefix(200))\" of \(rootName) cannot continue past it."
             )
@@ -92,14 +92,15 @@ extension KeyValueObservable {
 }
 
 extension KVOError {
-    /// A string key path names a property `type` does not have (observable): lists the ones it has.
+    /// A string key path names a property `type` does not have (observable): lists the ones it has. The
+    /// error's `typeName` is `root`, where the path starts; its message names `type`, where the lookup failed.
     static func unknownKey(_ name: Substring, in type: AnyObject.Type, path: String, root: String) -> KVOError {
         let typeName = String(describing: type)
         let valid = ObservedFields.names(in: type).joined(separator: ", ")
         return KVOError(
             reason: .unknownKey(String(name)),
             keyPath: path,
-            typeName: typeName,
+            typeName: root,
             message: "KVOMediator: \(typeName) has no observable property \"\(name.prefix(200))\" "
                 + "(in key path \"\(path.prefix(200))\" of \(root)). Its observable properties are: "
                 + (valid.isEmpty ? "none" : valid)

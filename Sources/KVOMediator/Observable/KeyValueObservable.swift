@@ -160,8 +160,9 @@ extension KeyValueObservable {
     ///
     /// The change is announced on the observable storage that `keyPath` reads on this object (its
     /// getter is evaluated to find it), so a subclass may name the property through its own type.
-    /// With no observer on the object, this costs one atomic load. Calls nest; each must be matched
-    /// by a `didChangeValue(for:)` with the same key path on the same thread.
+    /// With no observer on the object, this costs one atomic load and a note on this thread (kept for the
+    /// matching `didChangeValue(for:)`, which checks the pair). Calls nest; each must be matched by a
+    /// `didChangeValue(for:)` with the same key path on the same thread.
     public func willChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
         if Self._reportsToObservation { kvoRegistrar.reportManualChange(.willSet, of: self, keyPath: keyPath) }
         kvoRegistrar.manualWillChange(of: self, keyPath: keyPath)
@@ -169,8 +170,10 @@ extension KeyValueObservable {
 
     /// Announces that the value at `keyPath` has changed; observers are called before it returns.
     ///
-    /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread does nothing
-    /// (a `willChangeValue(for:)` with no observer keeps nothing to match). It never ends a pending
+    /// A `didChangeValue(for:)` without a matching ``willChangeValue(for:)`` on this thread (none, or one
+    /// of another key path: `willChangeValue(for: \.a)` then `didChangeValue(for: \.b)`) announces
+    /// nothing and is reported to ``handleKVOError(_:)`` with reason ``KVOError/Reason/unmatchedDidChange``,
+    /// naming both calls, as the collection forms are. It never ends a pending
     /// ``willChange(_:at:for:)`` or ``willChange(_:using:for:)``, so a custom setter's own pair may run
     /// inside one of those (observers then get the setter's setting, then the collection change).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {

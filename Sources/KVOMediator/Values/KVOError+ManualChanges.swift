@@ -1,12 +1,20 @@
 /// Errors of collection changes announced by hand (``KeyValueObservable/didChange(_:at:for:)`` and its
 /// kin), reported to ``KeyValueObservable/handleKVOError(_:)``: each names the call, the type and the fix.
 extension KVOError {
-    /// A `didChange` with no `willChange` of its key path pending on this thread.
-    static func unmatchedDidChange(call: String, keyPath: String, type: Any.Type) -> KVOError {
+    /// A `didChange` (or `didChangeValue(for:)`) with no `willChange` of its key path pending on this
+    /// thread; `pending` is the innermost announcement this thread still has pending on the object, if any.
+    static func unmatchedDidChange(
+        call: String,
+        will: String,
+        pending: String? = nil,
+        keyPath: String,
+        type: Any.Type
+    ) -> KVOError {
         KVOError(.unmatchedDidChange, keyPath: keyPath, type: type) { typeName in
-            "\(call) on \(typeName) has no matching willChange of \(keyPath) on this thread, so nothing was "
-                + "announced. Call willChange with the same arguments before changing the storage, on the same thread, "
-                + "or wrap the change in withChange(…) { … }, which pairs them."
+            "\(call) on \(typeName) has no matching \(will) on this thread, so nothing was announced"
+                + (pending.map { " (what this thread has pending on it is \($0), still waiting for its didChange)" } ?? "")
+                + ". Call \(will) before changing the storage, on the same thread, or wrap the change in "
+                + "withChange(…) { … }, which pairs them."
         }
     }
 

@@ -42,7 +42,9 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
     public let reason: Reason
     /// The key path, as written or as printed.
     public let keyPath: String
-    /// The name of the type the key path starts from.
+    /// The name of the type the key path starts from (`Person` for `"address.cty"` of a `Person`, even
+    /// though the unknown key is `Address`'s: the ``message`` names the type where the lookup failed, and
+    /// lists that type's keys).
     public let typeName: String
     /// The whole message: names the key path and the type, and says how to fix it.
     public let message: String

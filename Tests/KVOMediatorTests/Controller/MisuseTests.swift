@@ -60,14 +60,16 @@ import Testing
             try observer.kvoController.observe(person, keyPath: "secondHome.cty") { _, _, _ in }
         }
         #expect(error.reason == .unknownKey("cty"))
-        #expect(error.typeName == "Address")
+        #expect(error.typeName == "Person")
         #expect(error.message.contains("Address has no observable property \"cty\""))
         #expect(error.message.contains("Its observable properties are: city, street."))
         let deeper = try #require(throws: KVOError.self) { try person.validateKeyPath("secondHome.street.numbr") }
-        #expect(deeper.typeName == "Street")
+        #expect(deeper.typeName == "Person")
+        #expect(deeper.message.contains("Street has no observable property \"numbr\""))
         #expect(deeper.message.contains("Its observable properties are: number."))
         let beyondAValue = try #require(throws: KVOError.self) { try person.validateKeyPath("secondHome.city.count") }
         #expect(beyondAValue.message.contains("is a String, not a KeyValueObservable object"))
+        #expect(beyondAValue.typeName == "Person")
         try person.validateKeyPath("secondHome.street.number")
         #expect(observer.kvoController.observationCount == 0)
     }

@@ -206,7 +206,8 @@ import Testing
         let person = Person()
         let error = #expect(throws: KVOError.self) { try person.setValue("Nice", atKeyPath: "secondHome.cty") }
         #expect(error?.reason == .unknownKey("cty"))
-        #expect(error?.typeName == "Address")
+        #expect(error?.typeName == "Person")
+        #expect(error?.message.contains("Address has no observable property \"cty\"") == true)
         #expect(error?.message.contains("Its observable properties are: city, street.") == true)
     }
 

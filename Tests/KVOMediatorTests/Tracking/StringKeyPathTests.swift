@@ -126,13 +126,14 @@ import Testing
         #expect(person.kvoRegistrar.registrationCount == 0)
     }
 
-    @Test func unknownNameDeeperInTheChainNamesItsOwnType() {
+    @Test func unknownNameDeeperInTheChainNamesItsOwnTypeInTheMessageAndTheRootAsTypeName() {
         let person = Person()
         #expect {
             try person.validateKeyPath("address.town")
         } throws: { error in
             let error = error as? KVOError
-            return error?.reason == .unknownKey("town") && error?.typeName == "Address"
+            return error?.reason == .unknownKey("town") && error?.typeName == "Person"
+                && error?.message.contains("Address has no observable property \"town\"") == true
                 && error?.message.contains("Its observable properties are: city, street.") == true
         }
     }
