@@ -73,10 +73,10 @@ public protocol KeyValueObservable: AnyObject {
     /// The default is nil: the library's own name (for a computed property, what it reads).
     static func keyPathName(for keyPath: AnyKeyPath) -> String?
 
-    /// Receives the misuse of this object's collection changes announced by hand, which announce nothing.
+    /// Receives the misuse of this object's changes announced by hand, which announce nothing.
     ///
-    /// A ``didChange(_:at:for:)`` or ``didChange(_:using:for:)`` with no matching `willChange` on its
-    /// thread, one that differs from it, or indexes the array does not have: the ``KVOError`` names the
+    /// A ``didChangeValue(for:)``, ``didChange(_:at:for:)`` or ``didChange(_:using:for:)`` with no matching
+    /// `willChange` on its thread, one that differs from it, or indexes the array does not have: the ``KVOError`` names the
     /// call, the type, the key path and the fix. The default writes its message to standard error;
     /// implement it in the conforming class to route it to a logger, or to stop in a debug build:
     ///

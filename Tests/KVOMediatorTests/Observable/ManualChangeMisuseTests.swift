@@ -105,7 +105,7 @@ import Testing
         )
     }
 
-    @Test func aPlainDidChangeLeavesAPendingIndexedWillChangeToItsOwnDidChange() {
+    @Test func aPlainDidChangeIsReportedAndLeavesAPendingIndexedWillChangeToItsOwnDidChange() throws {
         let (list, observer, recorder) = observedList()
         defer { withExtendedLifetime(observer) {} }
         list.willChange(.removal, at: IndexSet(integer: 0), for: \.tracks)
@@ -119,7 +119,14 @@ import Testing
                 change(keyPath, kind: .removal, old: ["a"], indexes: IndexSet(integer: 0)),
             ]
         )
-        #expect(list.errors.values.isEmpty)
+        let error = try #require(list.errors.values.only)
+        #expect(error.reason == .unmatchedDidChange)
+        #expect(error.message.contains("didChangeValue(for: \(error.keyPath)) on TrackList has no matching"))
+        #expect(
+            error.message.contains(
+                "what this thread has pending on it is willChange(.removal, at: [0], for: \(error.keyPath))"
+            )
+        )
     }
 
     /// A custom setter's own will/did pair inside an indexed pair: each pairs with its own, with or
@@ -208,9 +215,4 @@ import Testing
         let message = String(decoding: result.standardErrorContent, as: UTF8.self)
         #expect(message.contains("KVOMediator: didChange(.removal, at: [0], for: songs) on ManualPlaylist"))
     }
-}
-
-extension Array {
-    /// The one element of a one-element array; nil otherwise.
-    fileprivate var only: Element? { count == 1 ? first : nil }
 }

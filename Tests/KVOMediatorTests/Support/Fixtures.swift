@@ -144,3 +144,8 @@ func change<Value>(
 ) -> KVOChange<Value> {
     KVOChange(kind: kind, oldValue: old, newValue: new, indexes: indexes, isPrior: prior, keyPath: keyPath)
 }
+
+extension Array {
+    /// The one element of a one-element array; nil otherwise.
+    var only: Element? { count == 1 ? first : nil }
+}
