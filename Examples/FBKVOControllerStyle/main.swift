@@ -212,21 +212,31 @@ print("  after unobserve, the kept circle is gone: \(weakKept == nil)")
 expect(weakKept == nil, "unobserving releases the kept circle")
 
 print("delivery: .queue(q) runs the block on q, in order; a form without delivery: runs on the changing thread:")
-final class Renderer {
+/// `delivery: .queue` hands the observer to the queue's thread, so the compiler asks for a Sendable
+/// observer: here the state both threads touch is behind a lock, and the controller is used only by the
+/// thread that made the renderer.
+final class Renderer: @unchecked Sendable {
     lazy var kvoController = KVOController(observer: self)
     let queue = DispatchQueue(label: "renderer")
     let rendered = DispatchSemaphore(value: 0)
-    private(set) var frames: [String] = []
+    private let lock = NSLock()
+    private var drawn: [String] = []
+
+    var frames: [String] { lock.withLock { drawn } }
+
+    func draw(_ frame: String) {
+        lock.withLock { drawn.append(frame) }
+    }
 
     func track(_ circle: Circle) {
         kvoController.observe(circle, keyPath: \.radius, delivery: .queue(queue)) { renderer, change in
             dispatchPrecondition(condition: .onQueue(renderer.queue))
-            renderer.frames.append("radius \(change.newValue!)")
+            renderer.draw("radius \(change.newValue!)")
             renderer.rendered.signal()
         }
         kvoController.observe(circle, keyPath: \.color) { renderer, _, change in
             // No `delivery:`: synchronous, on the thread that set the color.
-            renderer.frames.append("color \(change.newValue!) on the main thread: \(Thread.isMainThread)")
+            renderer.draw("color \(change.newValue!) on the main thread: \(Thread.isMainThread)")
         }
     }
 }
@@ -240,7 +250,7 @@ for radius in 10...12 {
 for _ in 10...12 {
     expect(renderer.rendered.wait(timeout: .now() + 5) == .success, "a queued delivery did not arrive")
 }
-let frames = renderer.queue.sync { renderer.frames }
+let frames = renderer.queue.sync { renderer.frames }  // (after the queued deliveries)
 for frame in frames {
     print("  renderer:", frame)
 }

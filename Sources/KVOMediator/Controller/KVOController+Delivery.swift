@@ -24,13 +24,16 @@ extension KVOController {
     ///   - block: Called with the observer and each change record.
     /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
     ///   depends on); observe `\.address?.city` instead.
+    /// - Important: The observer must be `Sendable` (a `@MainActor` class is): `block` hands it to
+    ///   `queue`'s thread while the thread that observed may still be using it. For an observer that is
+    ///   not, the compiler says "type 'Renderer' does not conform to the 'Sendable' protocol".
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         delivery: KVOQueueDelivery,
         block: @escaping @Sendable (Observer, KVOChange<Value>) -> Void
-    ) {
+    ) where Observer: Sendable {
         guard let object else { return }
         let lane = DeliveryLane.lane(to: delivery.queue)
         observe(object, keyPath: keyPath, options: options, hop: { lane.queue.async(execute: $0) }, call: block)
@@ -69,13 +72,17 @@ extension KVOController {
     ///   - block: Called on the main actor with the observer and each change record.
     /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
     ///   depends on); observe `\.address?.city` instead.
+    /// - Important: The observer must be main-actor isolated (`@MainActor final class ViewModel`) or
+    ///   otherwise `Sendable`: `block` hands it to the main actor from whichever thread changes the
+    ///   object. For an observer that is neither, the compiler says "type 'ViewModel' does not conform
+    ///   to the 'Sendable' protocol".
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         delivery: KVOMainActorDelivery,
         block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
-    ) {
+    ) where Observer: Sendable {
         guard let object else { return }
         let lane = mainActorLane
         observe(

@@ -69,7 +69,10 @@ final class Counter: KeyValueObservable {
 }
 
 /// The observer a controller belongs to, like FBKVOTestObserver.
-final class TestObserver {
+///
+/// `@unchecked Sendable` so that tests may ask for queue and main-actor delivery, which hand the observer
+/// to another thread: its controller is used only by the test's own thread, and `name` is immutable.
+final class TestObserver: @unchecked Sendable {
     lazy var kvoController = KVOController(observer: self)
     let name: String
 

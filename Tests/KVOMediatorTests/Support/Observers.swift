@@ -17,7 +17,10 @@ final class ActionObserver {
 }
 
 /// Receives changes through the Cocoa-style delegate method, with a context.
-final class ContextObserver: KeyValueObserving {
+///
+/// `@unchecked Sendable` for queue delivery: what it receives is behind `lock`, and its controller is used
+/// only by the test's own thread.
+final class ContextObserver: KeyValueObserving, @unchecked Sendable {
     struct Delivery {
         let keyPath: AnyKeyPath
         let object: ObjectIdentifier
