@@ -69,6 +69,44 @@ extension KVOController {
         observe(object, keyPath: consume keyPath, options: options, block: block)
     }
 
+    /// Observes `keyPath` of `object`, calling an unapplied method of the observer with the change and
+    /// the object: FBKVOController's two-argument action selector (`-radiusDidChange:object:`), for an
+    /// observer of several objects that must tell which one changed.
+    ///
+    /// ```swift
+    /// kvoController.observe(left, keyPath: \.radius, action: CircleView.radiusDidChange)
+    /// kvoController.observe(right, keyPath: \.radius, action: CircleView.radiusDidChange)
+    /// // in CircleView: func radiusDidChange(_ change: KVOChange<Double>, of circle: Circle) { … }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - object: The object to observe; nil does nothing.
+    ///   - keyPath: What to observe.
+    ///   - options: What each record carries.
+    ///   - action: An unapplied method of the observer's type taking the change and the object.
+    /// - Note: Observing the same object and key path again through this controller is ignored.
+    /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
+    ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
+    @inlinable
+    @inline(__always)  // (so that the key path is the caller's literal: see `_KeyPathReading`)
+    public func observe<Object: KeyValueObservable, Value>(
+        _ object: Object?,
+        keyPath: __owned KeyPath<Object, Value>,
+        options: KVOOptions = [.new],
+        action: @escaping @Sendable (Observer) -> (KVOChange<Value>, Object) -> Void
+    ) {
+        let block = Self._block(calling: action)
+        observe(object, keyPath: consume keyPath, options: options, block: block)
+    }
+
+    /// A block that calls `action` on the observer with the change and the object.
+    @inlinable
+    static func _block<Object, Value>(
+        calling action: @escaping @Sendable (Observer) -> (KVOChange<Value>, Object) -> Void
+    ) -> @Sendable (Observer, Object, KVOChange<Value>) -> Void {
+        { observer, object, change in action(observer)(change, object) }
+    }
+
     /// A block that calls `action` on the observer.
     @inlinable
     static func _block<Object, Value>(
