@@ -69,8 +69,31 @@ public final class KVOController<Observer: AnyObject> {
     }
 
     deinit {
+        #if DEBUG
+        reportReleaseWhileObserving()
+        #endif
         unobserveAll()
     }
+
+    #if DEBUG
+    /// Reports a controller that goes while its observer lives and it still observes: a controller kept
+    /// in a local stops after its `.initial` record, with no other sign. (Debug builds: a controller
+    /// replaced on purpose, as FBKVOController's cells did, would otherwise log in production.)
+    private func reportReleaseWhileObserving() {
+        guard let observer = _observer.object else { return }
+        let (count, first) = lock.withLock { () -> (Int, KVOInfo?) in
+            var first: KVOInfo?
+            table.forEachUsedBucket { bucket in if first == nil { first = bucket.info } }
+            return (table.count, first)
+        }
+        withExtendedLifetime(observer) {}
+        guard count > 0, let first else { return }
+        let objectType = first.loadObject().map { "\(type(of: $0))" } ?? first.objectTypeName
+        errorHandler(
+            .controllerReleased(observerType: Observer.self, count: count, keyPath: first.keyPathName, type: objectType)
+        )
+    }
+    #endif
 
     /// Stops observing `keyPath` of `object`.
     ///

@@ -8,6 +8,16 @@ extension KVOInfo {
     @inline(__always)
     final func deliver(_ body: () -> Void) {
         guard tryEnter() else { return }
+        #if DEBUG
+        if !deliveredChange.load(ordering: .relaxed) { deliveredChange.store(true, ordering: .relaxed) }
+        #endif
+        asCallback(body)
+        leave()
+    }
+
+    /// Runs `body`, the `.initial` record's callback, unless the registration has been cancelled.
+    final func deliverInitialRecord(_ body: () -> Void) {
+        guard tryEnter() else { return }
         asCallback(body)
         leave()
     }

@@ -55,6 +55,10 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @exclusivity(unchecked) var box: Unmanaged<_DeliveryBox>?
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
+    #if DEBUG
+    /// Whether a record other than the `.initial` one was delivered (a discarded token is reported).
+    let deliveredChange = Atomic<Bool>(false)
+    #endif
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(

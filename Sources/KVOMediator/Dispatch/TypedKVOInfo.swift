@@ -174,7 +174,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
         let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, holder: self)
-        deliver { callRecord(object: object, change) }
+        deliverInitialRecord { callRecord(object: object, change) }
     }
 
     override func priorCollection<Source: AnyObject, Elements>(

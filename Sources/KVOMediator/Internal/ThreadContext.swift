@@ -49,6 +49,8 @@ final class ThreadContext {
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG
+    /// How many observation tokens this thread has made (see `KVOObservation.reportIfDiscarded`).
+    var tokensMade: UInt64 = 0
     /// The levels of the locks this thread holds, innermost last (see `LockOrder`).
     var heldLockLevels: [LockLevel] = []
     #endif

@@ -13,14 +13,47 @@
 /// not keep the observed object alive; when the object deinitialises the token becomes invalid.
 public final class KVOObservation: Sendable {
     private let info: KVOInfo
+    #if DEBUG
+    /// The thread that made the token, and how many tokens it had made with this one.
+    private let origin: (thread: ObjectIdentifier, serial: UInt64)
+    #endif
 
     init(info: KVOInfo) {
         self.info = info
+        #if DEBUG
+        let context = ThreadContext.current
+        context.tokensMade &+= 1
+        origin = (ObjectIdentifier(context), context.tokensMade)
+        #endif
     }
 
     deinit {
+        #if DEBUG
+        reportIfDiscarded()
+        #endif
         KVODispatcher.shared.end(info)
     }
+
+    #if DEBUG
+    /// Reports a token that goes, still valid, before it delivered any change, on the thread that made it
+    /// with no token made there since: the mark of `_ = try object.observe(…)`, which otherwise delivers
+    /// nothing with no sign. (A token kept and then let go is past one of these by then: it delivered, or
+    /// others were made.)
+    private func reportIfDiscarded() {
+        guard !info.isCancelled, !info.deliveredChange.load(ordering: .relaxed),
+            let context = ThreadContext.currentIfPresent,
+            ObjectIdentifier(context) == origin.thread, context.tokensMade == origin.serial
+        else { return }
+        let object = info.loadObject()
+        let typeName = object.map { "\(type(of: $0))" } ?? info.objectTypeName
+        let error = KVOError.tokenReleased(keyPath: info.keyPathName, type: typeName)
+        if let observable = object as? any KeyValueObservable {
+            observable.handleKVOError(error)
+        } else {
+            writeToStandardError(error.message)
+        }
+    }
+    #endif
 
     /// Ends the observation; calling it again does nothing.
     public func invalidate() {

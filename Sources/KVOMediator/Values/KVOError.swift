@@ -33,6 +33,14 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A `didChange` differs from the innermost `willChange` of its key path on its thread (in kind,
         /// indexes, set mutation, objects or form): nothing was announced.
         case mismatchedChange
+        /// A ``KVOController`` went away while its observer lived and it still had registrations (a local
+        /// controller that was never stored, say): they ended with it. Reported in debug builds, to the
+        /// controller's ``KVOController/errorHandler``; `unobserveAll()` first ends them on purpose.
+        case controllerReleased
+        /// A ``KVOObservation`` went away before it delivered any change (a discarded token:
+        /// `_ = try object.observe(…)`): its observation ended with it. Reported in debug builds, to the
+        /// object's ``KeyValueObservable/handleKVOError(_:)``; `invalidate()` ends a token on purpose.
+        case tokenReleased
         /// Indexes that the array does not have (before the change for a removal or a replacement,
         /// after it for an insertion or a replacement), or indexes given for a setting: nothing was announced.
         case invalidIndexes

@@ -129,7 +129,10 @@ import Testing
             }
         }
         let holder = TokenHolder()
-        let ender = try trigger.observe(\.radius) { _, _ in holder.token = nil }
+        let ender = try trigger.observe(\.radius) { _, _ in
+            holder.token?.invalidate()  // (the deinit's own call, said outright: see case 0)
+            holder.token = nil
+        }
         let captured = LifeLog()
         var selfEndedInTime = true
         for index in 0..<Self.iterations {
@@ -145,6 +148,9 @@ import Testing
             }
             switch index % 3 {
             case 0:
+                // (What the token's deinit does, said outright: a token dropped before any change is
+                // otherwise reported as discarded in debug builds.)
+                holder.token?.invalidate()
                 holder.token = nil
                 ended.store(true, ordering: .releasing)
             case 1:

@@ -44,6 +44,7 @@ import Testing
         }
         #expect(fired == 0)
         #expect(try #require(token).isValid)
+        token?.invalidate()
     }
 
     @Test func aStreamsFirstElementIsNotTracked() async throws {

@@ -79,7 +79,11 @@ extension ThreadProgram {
     private func newController(for observer: ModelObserver, retains: Bool) -> KVOController<ModelObserver> {
         let controller = KVOController(observer: observer, retainsObserved: retains)
         let journal = world.journal
-        controller.errorHandler = { error in journal.problem("thread error handler: \(error.message)") }
+        controller.errorHandler = { error in
+            // (Controllers are let go on purpose while their observers live: see `LibraryWorld`.)
+            guard error.reason != .controllerReleased else { return }
+            journal.problem("thread error handler: \(error.message)")
+        }
         journal.track(controller, as: "a controller of thread \(index)")
         return controller
     }

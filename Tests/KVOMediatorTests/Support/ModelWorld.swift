@@ -12,6 +12,7 @@ import KVOMediator
 /// thread, and only that thread observes what reads it.
 final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer per property
     let kvoRegistrar = KVORegistrar()
+    func handleKVOError(_ error: KVOError) { modelObjectsHandle(error) }
     @Observed var x = 0
     @Observed var y = 0
     @Observed var flag = false
@@ -79,6 +80,7 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
 /// The first link of the root's chain.
 final class ModelLinkA: KeyValueObservable, @unchecked Sendable {  // one writer per property
     let kvoRegistrar = KVORegistrar()
+    func handleKVOError(_ error: KVOError) { modelObjectsHandle(error) }
     @Observed var b: ModelLinkB?
 }
 
@@ -87,6 +89,7 @@ final class ModelLinkA: KeyValueObservable, @unchecked Sendable {  // one writer
 /// custom storage that `value` is declared to affect.
 final class ModelLinkB: KeyValueObservable, @unchecked Sendable {  // one writer per property
     let kvoRegistrar = KVORegistrar()
+    func handleKVOError(_ error: KVOError) { modelObjectsHandle(error) }
     @Observed var value = 0
     @Observed var items: [Int] = []
     private var storedLabel = 0
@@ -162,4 +165,12 @@ final class ModelShelf: KeyValueObservable {
 final class ModelDepot: KeyValueObservable {
     let kvoRegistrar = KVORegistrar()
     @Observed var a: ModelLinkA?
+}
+
+/// What the model's objects do with a reported misuse: the model drops tokens on purpose
+/// (`tokens[i] = nil`, often before any change), so the debug-build report of a discarded token is no
+/// problem here; anything else is written to standard error, as by default.
+func modelObjectsHandle(_ error: KVOError) {
+    guard error.reason != .tokenReleased else { return }
+    FileHandle.standardError.write(Data((error.message + "\n").utf8))
 }

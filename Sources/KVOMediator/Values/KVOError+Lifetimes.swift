@@ -1,0 +1,36 @@
+/// The errors of observations that end because what kept them went away too early: each names what was
+/// observed, says why nothing more arrives, and says how to keep it (or how to end it on purpose).
+extension KVOError {
+    /// A controller released while its observer lives and `count` registrations remain (`first` names one).
+    static func controllerReleased(
+        observerType: Any.Type,
+        count: Int,
+        keyPath: String,
+        type: String
+    ) -> KVOError {
+        let others = count > 1 ? " and \(count - 1) more" : ""
+        return KVOError(
+            reason: .controllerReleased,
+            keyPath: keyPath,
+            typeName: type,
+            message: "KVOMediator: a KVOController<\(observerType)> was released while its observer is alive and it "
+                + "still observed \(keyPath) of \(type)\(others), so those observations have ended. A controller "
+                + "observes only while it lives: keep it in a stored property of the observer "
+                + "(`lazy var kvoController = KVOController(observer: self)`), not in a local. To end its "
+                + "observations on purpose, call unobserveAll() before letting it go."
+        )
+    }
+
+    /// A token released before it delivered any change, on the thread that made it.
+    static func tokenReleased(keyPath: String, type: String) -> KVOError {
+        KVOError(
+            reason: .tokenReleased,
+            keyPath: keyPath,
+            typeName: type,
+            message: "KVOMediator: the KVOObservation of \(keyPath) of \(type) was released before it delivered any "
+                + "change, so that observation has ended. A token observes only while it is kept: store it in a "
+                + "property, or in a KVOObservationBag with store(in:), rather than discarding it "
+                + "(`_ = try object.observe(…)`). To end it on purpose, call invalidate()."
+        )
+    }
+}
