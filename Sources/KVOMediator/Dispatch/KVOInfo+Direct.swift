@@ -64,6 +64,7 @@ extension KVOInfo {
         store()
         // The prior callback may have cancelled this registration: then no change record.
         if !isCancelled {
+            markDeliveredChange()
             asCallback {
                 callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
             }

@@ -8,11 +8,18 @@ extension KVOInfo {
     @inline(__always)
     final func deliver(_ body: () -> Void) {
         guard tryEnter() else { return }
+        markDeliveredChange()
+        asCallback(body)
+        leave()
+    }
+
+    /// Notes, in debug builds, that a record other than the `.initial` one is delivered (see
+    /// `KVOObservation.reportIfDiscarded`); nothing in other builds.
+    @inline(__always)
+    final func markDeliveredChange() {
         #if DEBUG
         if !deliveredChange.load(ordering: .relaxed) { deliveredChange.store(true, ordering: .relaxed) }
         #endif
-        asCallback(body)
-        leave()
     }
 
     /// Runs `body`, the `.initial` record's callback, unless the registration has been cancelled.
