@@ -31,6 +31,12 @@
 ///   wait for callbacks already running on other threads).
 /// - A key path that reads nothing observable is not registered: the controller's
 ///   ``errorHandler`` receives a ``KVOError`` naming the type and the key path.
+/// - **A controller observes only while it lives.** Keep it in a stored property of its observer, as
+///   above: one kept in a local ends its observations when it goes (after the `.initial` record, say).
+///   Debug builds report that to ``errorHandler`` (``KVOError/Reason/controllerReleased``) when the
+///   observer is still alive; call ``unobserveAll()`` first to let a controller go on purpose.
+/// - `delivery: .queue(q)` and `delivery: .mainActor` hand the observer to another thread, so they
+///   need a `Sendable` observer: a `@MainActor` class is one.
 public final class KVOController<Observer: AnyObject> {
     /// The observer, held weakly; nil once it has gone.
     public var observer: Observer? { _observer.object }

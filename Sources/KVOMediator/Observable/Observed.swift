@@ -14,6 +14,14 @@
 /// allocation, no lookup. In a class that also conforms to Observation's `Observable`, reads and sets are
 /// reported to Observation too (see <doc:UsingKVOMediatorWithObservationAndSwiftUI>).
 ///
+/// > Important: Observers run inside the wrapper's setter, which Swift calls *before* the property's own
+/// > `didSet` (a property wrapper has no hook after it). So with
+/// > `@Observed var text = "" { didSet { wordCount = count(text) } }`, an observer of `\.text` reads the
+/// > old `wordCount`, where Cocoa would have finished the whole setter first. Make derived state a
+/// > computed property instead, `var wordCount: Int { count(text) }`: it is tracked, so observers of
+/// > `\.text` read it up to date, and it can be observed itself, with old and new values (see
+/// > <doc:CommonMistakes>).
+///
 /// > Tip: Use `@Observed` only on properties of a class that conforms to ``KeyValueObservable``;
 /// > elsewhere the compiler rejects it. A plain `var` is not observable: observing a key path that
 /// > reads only plain properties is reported as an error rather than registering silently.

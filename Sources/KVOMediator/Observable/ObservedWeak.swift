@@ -49,7 +49,11 @@
 /// > Important: Only ``KeyValueObservable`` classes can be referents, since it is their registrar
 /// > that sees the death; anything else (a class that does not conform, a protocol existential such
 /// > as `(any SessionDelegate)?`, a value type) is rejected by the compiler, as `Referent` is
-/// > constrained to ``KeyValueObservable``. As with ``Observed``, the holder must conform too.
+/// > constrained to ``KeyValueObservable``. As with ``Observed``, the holder must conform too. For the
+/// > usual delegate shape, `weak var delegate: (any EditorDelegate)?`, keep a plain `weak var` behind
+/// > a computed property that calls ``KeyValueObservable/accessValue(for:)`` in its getter and
+/// > ``KeyValueObservable/withChange(of:_:)`` in its setter: its sets are observed, directly and
+/// > through chains, but its referent's death is not announced (<doc:CommonMistakes> has the recipe).
 ///
 /// - Complexity: A read costs a weak load. A set of a new referent allocates its link (two small
 ///   objects) and takes the referent's registrar lock once to list it, and the old referent's once

@@ -11,6 +11,12 @@
 /// no callback starts (called from inside a callback, it does not wait for callbacks running on
 /// other threads). `invalidate()` may be called any number of times, from any thread. The token does
 /// not keep the observed object alive; when the object deinitialises the token becomes invalid.
+///
+/// > Important: A token observes only while it is kept. `_ = try object.observe(…)` ends at once (after
+/// > the `.initial` record, if asked for). Debug builds report a token that goes, still valid, before it
+/// > delivered any change, on the thread that made it with no token made there since, to the object's
+/// > ``KeyValueObservable/handleKVOError(_:)`` (``KVOError/Reason/tokenReleased``); call ``invalidate()``
+/// > to end one on purpose.
 public final class KVOObservation: Sendable {
     private let info: KVOInfo
     #if DEBUG

@@ -12,7 +12,8 @@ extension KVOError {
     ) -> KVOError {
         KVOError(.unmatchedDidChange, keyPath: keyPath, type: type) { typeName in
             "\(call) on \(typeName) has no matching \(will) on this thread, so nothing was announced"
-                + (pending.map { " (what this thread has pending on it is \($0), still waiting for its didChange)" } ?? "")
+                + (pending.map { " (what this thread has pending on it is \($0), still waiting for its didChange)" }
+                    ?? "")
                 + ". Call \(will) before changing the storage, on the same thread, or wrap the change in "
                 + "withChange(…) { … }, which pairs them."
         }

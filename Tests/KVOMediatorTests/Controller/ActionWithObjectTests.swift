@@ -9,7 +9,12 @@ import Testing
         let outline = DraftOutline()
         let left = Draft()
         let right = Draft()
-        outline.kvoController.observe(left, keyPath: \.title, options: [.initial, .new], action: DraftOutline.titleDidChange)
+        outline.kvoController.observe(
+            left,
+            keyPath: \.title,
+            options: [.initial, .new],
+            action: DraftOutline.titleDidChange
+        )
         outline.kvoController.observe(right, keyPath: \.title, action: DraftOutline.titleDidChange)
         right.title = "Right"
         left.title = "Left"

@@ -12,7 +12,9 @@ import Testing
         let titles = Recorded<String?>()
         do {
             let local = holder.makeController()
-            local.observe(draft, keyPath: \.title, options: [.initial, .new]) { _, _, change in titles.append(change.newValue) }
+            local.observe(draft, keyPath: \.title, options: [.initial, .new]) { _, _, change in
+                titles.append(change.newValue)
+            }
             local.observe(draft, keyPath: \.text) { _, _, _ in }
         }
         draft.title = "unseen"

@@ -67,7 +67,11 @@ import Testing
         var thrown: (any Error)?
         let fired = observationFires {
             do {
-                try observer.kvoController.observe(contact, keyPath: "address.city", options: [.initial, .new]) { _, _, _ in }
+                try observer.kvoController.observe(contact, keyPath: "address.city", options: [.initial, .new]) {
+                    _,
+                    _,
+                    _ in
+                }
             } catch { thrown = error }
         } after: {
             contact.address.city = "Paris"
