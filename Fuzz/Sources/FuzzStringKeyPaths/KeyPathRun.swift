@@ -132,11 +132,13 @@ final class KeyPathRun {
         invariant(change.kind == .setting, "an .initial record of kind \(change.kind)")
     }
 
-    /// A rejection's error: says it is KVOMediator's, names the type where the path went wrong, stays short.
+    /// A rejection's error: says it is KVOMediator's, gives the root type as its `typeName`, names the type
+    /// where the path went wrong in its message, stays short.
     func checkError(_ error: KVOError, path: String, typeName: String) {
         invariant(error.message.hasPrefix("KVOMediator: "), "error message \(error.message.debugDescription)")
         invariant(error.message.count < 2_000, "an error message of \(error.message.count) characters")
-        invariant(error.typeName == typeName, "error names \(error.typeName), expected \(typeName): \(error.message)")
+        let root = String(describing: type(of: company))
+        invariant(error.typeName == root, "error's typeName is \(error.typeName), expected the root \(root): \(error.message)")
         invariant(error.message.contains(typeName), "error message does not name \(typeName): \(error.message)")
         invariant(error.keyPath == path, "error keyPath \(error.keyPath.debugDescription) for \(path.debugDescription)")
     }

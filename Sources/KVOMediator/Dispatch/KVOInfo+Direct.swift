@@ -3,11 +3,21 @@
 /// the box's function, where the types are concrete.
 extension KVOInfo {
     /// The object a record of a set of `changed` goes with: `changed` itself for a direct registration,
-    /// the observed object (retained, if it is still there) for a chain's leaf. Inside the gate.
+    /// the observed object (retained, if it is still there) for a chain's leaf. Inside the gate. Nothing
+    /// for a chain's leaf whose holder is deinitialising (see `reachesLeaf(_:)`).
     @inline(__always)
     private func withObservedObject(changed: AnyObject, _ body: (AnyObject) -> Void) {
         if isDirect { return body(changed) }
-        if let root = object.load() { body(root) }
+        if reachesLeaf(changed), let root = object.load() { body(root) }
+    }
+
+    /// Whether a set of `changed` is a change of this chain's value: not when `changed`, the leaf's
+    /// holder, has started deinitialising. A chain reaches such an object only through a weak link,
+    /// which already reads nil (a strong one would keep it alive), so the chain's value is nil, not
+    /// what its deinit sets; the link's own announcement of the death delivers that nil.
+    @inline(__always)
+    private func reachesLeaf(_ changed: AnyObject) -> Bool {
+        !SwiftRuntime.isDeinitialising(Unmanaged.passUnretained(changed).toOpaque())
     }
 
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
@@ -42,7 +52,7 @@ extension KVOInfo {
     ) {
         if isDirect {
             setDirect(delivering: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
-        } else if let root = self.object.load() {
+        } else if reachesLeaf(object), let root = self.object.load() {
             setDirect(delivering: root, oldValue: oldValue, newValue: newValue, type: type, store: store)
         } else {
             store()

@@ -67,6 +67,15 @@ extension TypedKVOInfo {
         foundNoChain ? lastValue : nil
     }
 
+    /// The `LastValue` whose value is the old value of the change about to be made, if there is one:
+    /// not inside a callback, where the change may be nested in another change of this registration's
+    /// inputs that is stored but not yet evaluated (the kept value is then from before both). There the
+    /// old value is read before the change, as for a value not kept.
+    var lastValueBeforeThisChange: LastValue? {
+        guard let last = usableLastValue, !ThreadContext.isInCallback else { return nil }
+        return last
+    }
+
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
     /// at `old` (a `Value`), if captured.
     func reevaluate(old: UnsafeRawPointer?) {

@@ -224,7 +224,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override func captureBeforeChange() -> CapturedValue {
         // (A copy, taken now: another change may replace the kept value before this one is evaluated.)
-        if let last = usableLastValue, let kept = keptValue(last) { return .value(kept) }
+        if let last = lastValueBeforeThisChange, let kept = keptValue(last) { return .value(kept) }
         guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
         let oldValue = readBeforeChange(object)
         return options.contains(.old) ? .value(oldValue) : .none
@@ -267,7 +267,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return reevaluate(old: nil)
         }
         // A computed property's old value is the one it last delivered, when kept (`LastValue`).
-        if let last = usableLastValue {
+        if let last = lastValueBeforeThisChange {
             store()
             return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
         }

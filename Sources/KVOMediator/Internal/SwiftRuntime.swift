@@ -37,6 +37,12 @@ enum SwiftRuntime {
         kvo_try_retain(object)
     }
 
+    /// Whether the native Swift object at `object` has started deinitialising (its weak references
+    /// already read nil), with no retain.
+    static func isDeinitialising(_ object: UnsafeMutableRawPointer) -> Bool {
+        kvo_is_deinitialising(object)
+    }
+
     /// Keeps the memory of the native Swift object at `object` allocated (its unowned count) until
     /// ``unpin(_:)``; its deinit still runs when its last strong reference goes.
     static func pin(_ object: UnsafeMutableRawPointer) {

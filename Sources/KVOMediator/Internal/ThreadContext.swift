@@ -105,6 +105,12 @@ final class ThreadContext {
         return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker != nil }
     }
 
+    /// Whether this thread is running a callback (a change made now is nested in another's delivery).
+    static var isInCallback: Bool {
+        guard let pointer = kvo_thread_context() else { return false }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.deliveryDepth != 0 }
+    }
+
     /// Whether this thread is making one of the library's own reads (`untracked`), with no reference counting.
     static var isReadingForLibrary: Bool {
         guard let pointer = kvo_thread_context() else { return false }

@@ -16,6 +16,16 @@ void *swift_tryRetain(void *object);
 void *swift_unownedRetain(void *object);
 void swift_unownedRelease(void *object);
 
+/// The Swift runtime's `swift_isDeallocating`, as `HeapObject.h` declares it
+/// (`bool swift_isDeallocating(HeapObject *object)`): whether a native Swift object has started
+/// deinitialising. A load of its reference counts; no retain.
+bool swift_isDeallocating(void *object);
+
+/// Whether the native Swift object at `object` has started deinitialising.
+static inline bool kvo_is_deinitialising(void *object) {
+    return swift_isDeallocating(object);
+}
+
 /// Keeps the memory of the native Swift object at `object` allocated, until `kvo_unpin`.
 static inline void kvo_pin(void *object) {
     swift_unownedRetain(object);

@@ -227,3 +227,11 @@ final class DiamondReport: KeyValueObservable {
         return []
     }
 }
+
+/// Two inputs and their sum, for changes nested in the callbacks of other changes.
+final class NestedSum: KeyValueObservable, @unchecked Sendable {  // one thread at a time in tests
+    let kvoRegistrar = KVORegistrar()
+    @Observed var x = 0
+    @Observed var y = 0
+    var sum: Int { x + y }
+}

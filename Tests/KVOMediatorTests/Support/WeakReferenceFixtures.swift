@@ -94,3 +94,20 @@ final class Baton<Object: AnyObject>: @unchecked Sendable {  // taken once, by t
         object = nil
     }
 }
+
+/// A referent that changes its own observable property as it deinitialises, when the weak properties
+/// holding it already read nil.
+final class FarewellAgent: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var status = "idle"
+
+    deinit {
+        status = "gone"
+    }
+}
+
+/// Holds a ``FarewellAgent`` weakly.
+final class FarewellConsole: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @ObservedWeak var agent: FarewellAgent?
+}

@@ -131,8 +131,9 @@ import Testing
         }
         totals.first = 1
         #expect(setting.changes == [change(\Totals.sum, old: 0, new: 1), change(\Totals.sum, old: 1, new: 11)])
-        // (Its first record comes from the nested set, before it was told of `first`'s.)
-        #expect(watching.changes == [change(\Totals.sum, old: 0, new: 11), change(\Totals.sum, old: 0, new: 11)])
+        // (Its first record comes from the nested set, before it was told of `first`'s: its old value is
+        // the sum just before that set, 1, as `first` was already stored; then `first`'s own, from 0.)
+        #expect(watching.changes == [change(\Totals.sum, old: 1, new: 11), change(\Totals.sum, old: 0, new: 11)])
         totals.first = 2
         #expect(watching.changes.last == change(\Totals.sum, old: 11, new: 12))
     }
