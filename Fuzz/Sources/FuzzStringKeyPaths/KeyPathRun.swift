@@ -138,7 +138,10 @@ final class KeyPathRun {
         invariant(error.message.hasPrefix("KVOMediator: "), "error message \(error.message.debugDescription)")
         invariant(error.message.count < 2_000, "an error message of \(error.message.count) characters")
         let root = String(describing: type(of: company))
-        invariant(error.typeName == root, "error's typeName is \(error.typeName), expected the root \(root): \(error.message)")
+        invariant(
+            error.typeName == root,
+            "error's typeName is \(error.typeName), expected the root \(root): \(error.message)"
+        )
         invariant(error.message.contains(typeName), "error message does not name \(typeName): \(error.message)")
         invariant(error.keyPath == path, "error keyPath \(error.keyPath.debugDescription) for \(path.debugDescription)")
     }

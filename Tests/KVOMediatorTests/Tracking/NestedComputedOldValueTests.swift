@@ -15,7 +15,8 @@ import Testing
         }
         let observer = TestObserver()
         let recorder = Recorder<Int>()
-        observer.kvoController.observe(pair, keyPath: \.sum, options: options) { _, _, change in recorder.append(change) }
+        observer.kvoController.observe(pair, keyPath: \.sum, options: options) { _, _, change in recorder.append(change)
+        }
         pair.x = 1
         token.invalidate()
         return recorder.changes
