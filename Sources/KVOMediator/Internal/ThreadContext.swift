@@ -101,20 +101,25 @@ final class ThreadContext {
 
     /// Whether this thread has a tracker installed, with no reference counting.
     static var isTracking: Bool {
-        guard let pointer = kvo_thread_context() else { return false }
-        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker != nil }
+        currentSays { $0.installedTracker != nil }
     }
 
     /// Whether this thread is running a callback (a change made now is nested in another's delivery).
     static var isInCallback: Bool {
-        guard let pointer = kvo_thread_context() else { return false }
-        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.deliveryDepth != 0 }
+        currentSays { $0.deliveryDepth != 0 }
     }
 
-    /// Whether this thread is making one of the library's own reads (`untracked`), with no reference counting.
+    /// Whether this thread is making one of the library's own reads (`untracked`).
     static var isReadingForLibrary: Bool {
+        currentSays { $0.libraryReadDepth != 0 }
+    }
+
+    /// What `question` says of this thread's context, with no reference counting; false when the
+    /// thread has none yet.
+    @inline(__always)
+    private static func currentSays(_ question: (ThreadContext) -> Bool) -> Bool {
         guard let pointer = kvo_thread_context() else { return false }
-        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.libraryReadDepth != 0 }
+        return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(question)
     }
 
     /// Runs `body` with this thread's tracker, if it has one, with no reference counting of it or of

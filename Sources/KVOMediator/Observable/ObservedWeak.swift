@@ -82,6 +82,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
     ) -> Referent? {
         get {
             _reportRead(of: object, storage: storageKeyPath, valueType: Referent?.self) { wrappedKeyPath }
+            if KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
             return object[keyPath: storageKeyPath].reference?.referent
         }
         set {

@@ -242,6 +242,16 @@ extension AccessTracker {
     }
 }
 
+extension AccessTracker {
+    /// Marks the registration evaluating on this thread, if any, as one that reads an `@ObservedWeak`
+    /// property (`KVOInfo.readsWeakLink`).
+    static func noteWeakLinkRead() {
+        ThreadContext.withCurrentTracker { tracker in
+            tracker.registration?._withUnsafeGuaranteedRef { $0.readsWeakLink.store(true, ordering: .relaxed) }
+        }
+    }
+}
+
 /// Runs `body` as one of the library's own reads (an `.initial` value, an old value, a leaf check): no
 /// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
 /// observing inside `withObservationTracking` adds nothing to what that closure depends on.

@@ -168,9 +168,10 @@ final class ModelDepot: KeyValueObservable {
 }
 
 /// What the model's objects do with a reported misuse: the model drops tokens on purpose
-/// (`tokens[i] = nil`, often before any change), so the debug-build report of a discarded token is no
-/// problem here; anything else is written to standard error, as by default.
+/// (`tokens[i] = nil`, often before any change) and makes unmatched `didChangeValue(for:)` calls on
+/// purpose (`unmatchedDidChangeCount`), so those reports are no problem here; anything else is written
+/// to standard error, as by default.
 func modelObjectsHandle(_ error: KVOError) {
-    guard error.reason != .tokenReleased else { return }
+    guard error.reason != .tokenReleased, error.reason != .unmatchedDidChange else { return }
     FileHandle.standardError.write(Data((error.message + "\n").utf8))
 }
