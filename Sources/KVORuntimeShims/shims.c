@@ -2,4 +2,5 @@
 #include "KVORuntimeShims.h"
 
 _Thread_local void *kvo_thread_context_slot = 0;
+_Thread_local long kvo_library_read_depth = 0;
 long kvo_trackers_running_count = 0;

@@ -39,9 +39,6 @@ final class ThreadContext {
         readingRoom.deallocate()
     }
 
-    /// How many of the library's own reads (`untracked`) this thread is in: reads that neither a tracker
-    /// nor Swift's Observation may see.
-    @exclusivity(unchecked) var libraryReadDepth = 0
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.
@@ -107,11 +104,6 @@ final class ThreadContext {
     /// Whether this thread is running a callback (a change made now is nested in another's delivery).
     static var isInCallback: Bool {
         currentSays { $0.deliveryDepth != 0 }
-    }
-
-    /// Whether this thread is making one of the library's own reads (`untracked`).
-    static var isReadingForLibrary: Bool {
-        currentSays { $0.libraryReadDepth != 0 }
     }
 
     /// What `question` says of this thread's context, with no reference counting; false when the

@@ -19,13 +19,6 @@ extension KVORegistrar {
         KVORegistrar._isTracking && _isTrackingOnThisThread
     }
 
-    /// True while this thread makes one of the library's own reads (an `.initial` value, an old value:
-    /// see `untracked`), which Observation must not track either. (A call: only bridged reads make it.)
-    @usableFromInline
-    static var _isReadingForLibrary: Bool {
-        ThreadContext.isReadingForLibrary
-    }
-
     /// Reports a manual change (`willChangeValue(for:)` / `didChangeValue(for:)` of `keyPath`) to
     /// Observation: at `keyPath` itself and at every slot of this object that it reads, which is where
     /// the getters reported their reads (a computed property reports those of what it reads).

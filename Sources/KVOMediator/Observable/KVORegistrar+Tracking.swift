@@ -12,6 +12,14 @@ extension KVORegistrar {
         kvo_trackers_running() != 0
     }
 
+    /// True while this thread makes one of the library's own reads (an `.initial` value, an old value:
+    /// see `untracked`), which Swift's Observation must not track either. (A thread-local C variable,
+    /// read inline with one load: see `kvo_library_read_depth`.)
+    @inlinable
+    static var _isReadingForLibrary: Bool {
+        kvo_is_reading_for_library()
+    }
+
     /// True while this thread tracks reads (an observation is being set up or re-evaluated on it).
     @usableFromInline
     var _isTrackingOnThisThread: Bool {

@@ -256,18 +256,12 @@ extension AccessTracker {
 /// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
 /// observing inside `withObservationTracking` adds nothing to what that closure depends on.
 func untracked<Result>(_ body: () -> Result) -> Result {
-    // (The thread's key holds its context: used with no reference counting.)
-    let context = ThreadContext.currentUnmanaged
-    let tracker = context._withUnsafeGuaranteedRef { context in
-        context.libraryReadDepth += 1
-        return context.swapTracker(nil)
-    }
-    defer {
-        context._withUnsafeGuaranteedRef { context in
-            _ = context.swapTracker(tracker)
-            context.libraryReadDepth -= 1
-        }
-    }
+    kvo_library_reads_add(1)
+    defer { kvo_library_reads_add(-1) }
+    guard ThreadContext.isTracking else { return body() }
+    let context = ThreadContext.current
+    let tracker = context.swapTracker(nil)
+    defer { _ = context.swapTracker(tracker) }
     return body()
 }
 

@@ -54,6 +54,20 @@ static inline void kvo_set_thread_context(void *context) {
     kvo_thread_context_slot = context;
 }
 
+/// How many of KVOMediator's own reads (an `.initial` value, an old value: `untracked`) this thread is
+/// in. A thread-local C variable, as the context's slot is, because a getter of a class bridged to
+/// Observation asks it, inlined into the client's code: one load.
+extern _Thread_local long kvo_library_read_depth;
+
+static inline bool kvo_is_reading_for_library(void) {
+    return kvo_library_read_depth != 0;
+}
+
+/// Adds `delta` (1 or -1) to this thread's depth of the library's own reads.
+static inline void kvo_library_reads_add(long delta) {
+    kvo_library_read_depth += delta;
+}
+
 /// How many of KVOMediator's access trackers are installed now, on any thread. A C variable, not a
 /// Swift global, because every `@Observed` getter reads it, inlined into the client's code: a Swift
 /// global of another module is reached through a call to its addressor, this with one load.
