@@ -23,6 +23,21 @@ extension KVOController {
         *,
         unavailable,
         message:
+            "a block of (observer, change) is not a form of several key paths: take three parameters, { observer, object, change in }; to deliver on the main actor or a queue, observe each typed key path with `delivery:`"
+    )
+    public func observe<Object: KeyValueObservable>(
+        _ object: Object?,
+        keyPaths: [PartialKeyPath<Object>],
+        options: KVOOptions = [.new],
+        block: @escaping @Sendable (Observer, KVOChange<Any>) -> Void
+    ) {
+        fatalError("unavailable")
+    }
+
+    @available(
+        *,
+        unavailable,
+        message:
             "a block of (observer, change) is not a form of string key paths: take three parameters, { observer, object, change in }; to deliver on the main actor or a queue, observe the typed key path with `delivery:`"
     )
     public func observe<Object: KeyValueObservable>(

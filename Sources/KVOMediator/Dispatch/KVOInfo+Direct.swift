@@ -15,11 +15,12 @@ extension KVOInfo {
     /// holder, has started deinitialising. A chain reaches such an object only through a weak link,
     /// which already reads nil (a strong one would keep it alive), so the chain's value is nil, not
     /// what its deinit sets; the link's own announcement of the death delivers that nil. (Asked of the
-    /// runtime only for a chain that read a weak link: a call, on the path of every leaf set.)
+    /// runtime only for a chain that read a link that may be weak, an `@ObservedWeak` property or custom
+    /// storage: a call, on the path of every leaf set.)
     @inline(__always)
-    private func reachesLeaf(_ changed: AnyObject) -> Bool {
+    final func reachesLeaf(_ changed: AnyObject) -> Bool {
         !readsWeakLink.load(ordering: .relaxed)
-            || !SwiftRuntime.isDeinitialising(Unmanaged.passUnretained(changed).toOpaque())
+            || !SwiftRuntime.isDeinitialising(changed)
     }
 
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior

@@ -55,8 +55,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @exclusivity(unchecked) var box: Unmanaged<_DeliveryBox>?
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
-    /// Set once an evaluation read an `@ObservedWeak` property (never cleared): only then can a chain's
-    /// leaf be on an object that is deinitialising (see `KVOInfo+Direct`'s `reachesLeaf`).
+    /// Set once an evaluation read a link that may be weak (never cleared): an `@ObservedWeak` property
+    /// (by its getter or by name) or custom storage (`accessValue(for:)`). Only then can a chain's leaf
+    /// be on an object that is deinitialising (see `KVOInfo+Direct`'s `reachesLeaf`).
     let readsWeakLink = Atomic<Bool>(false)
     #if DEBUG
     /// Whether a record other than the `.initial` one was delivered (a discarded token is reported).

@@ -68,11 +68,12 @@ extension TypedKVOInfo {
     }
 
     /// The `LastValue` whose value is the old value of the change about to be made, if there is one:
-    /// not inside a callback, where the change may be nested in another change of this registration's
-    /// inputs that is stored but not yet evaluated (the kept value is then from before both). There the
-    /// old value is read before the change, as for a value not kept.
+    /// not inside a callback, nor between a `willChangeValue` and its `didChangeValue`, where the change
+    /// may be nested in another change of this registration's inputs that is made but not yet evaluated
+    /// (the kept value is then from before both). There the old value is read before the change, as for
+    /// a value not kept, so that `.prior` (which keeps no value) changes no old value.
     var lastValueBeforeThisChange: LastValue? {
-        guard let last = usableLastValue, !ThreadContext.isInCallback else { return nil }
+        guard let last = usableLastValue, !ThreadContext.mayBeNestedInAChange else { return nil }
         return last
     }
 

@@ -217,7 +217,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         if isDirect {
             let object = unsafeDowncast(changed, to: Object.self)
             deliver { callRecord(object: object, change) }
-        } else if let object = loadTypedObject() {
+        } else if reachesLeaf(changed), let object = loadTypedObject() {
             deliver { callRecord(object: object, change) }
         }
     }
@@ -283,6 +283,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// A set of one of a chain's links is delivered by following the new link where that applies
     /// (`TypedKVOInfo+Links`); anything else is evaluated.
     override func changeAround(link: LinkChange, store: () -> Void) {
+        // A set of another object that is deinitialising, reached through a weak link (which reads nil
+        // already), changes nothing this reads: the link's announcement of the death re-reads it.
+        if link.registrar.toOpaque() != rootRegistrar.toOpaque(),
+            !Unmanaged<AnyObject>.fromOpaque(link.object)._withUnsafeGuaranteedRef(reachesLeaf)
+        {
+            return store()
+        }
         // (A known leaf first, inline: a computed property's registration, say, has none.)
         let leafKey = leaf.load(ordering: .relaxed)
         if leafKey != 0, !KVOInfo.isNoChainKey(leafKey), changeThroughLink(link, leafKey: leafKey, store: store) {

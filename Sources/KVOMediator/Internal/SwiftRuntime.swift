@@ -1,5 +1,9 @@
 internal import KVORuntimeShims
 
+#if canImport(ObjectiveC)
+import ObjectiveC
+#endif
+
 /// The one file that calls the Swift runtime and the kernel directly (through the C declarations of
 /// `KVORuntimeShims`); everything else calls these. (The shims' thread-local context and count of
 /// running trackers are read where they are used: `ThreadContext`, `AccessTracker`, and getters.)
@@ -37,10 +41,14 @@ enum SwiftRuntime {
         kvo_try_retain(object)
     }
 
-    /// Whether the native Swift object at `object` has started deinitialising (its weak references
-    /// already read nil), with no retain.
-    static func isDeinitialising(_ object: UnsafeMutableRawPointer) -> Bool {
-        kvo_is_deinitialising(object)
+    /// Whether `object` has started deinitialising (its weak references already read nil), with no
+    /// retain. Only a native Swift object can tell: an Objective-C one (where there is a runtime for
+    /// them) has no Swift reference counts to read, and is taken as not deinitialising.
+    static func isDeinitialising(_ object: AnyObject) -> Bool {
+        #if canImport(ObjectiveC)
+        if object is NSObject { return false }
+        #endif
+        return kvo_is_deinitialising(Unmanaged.passUnretained(object).toOpaque())
     }
 
     /// Keeps the memory of the native Swift object at `object` allocated (its unowned count) until

@@ -101,9 +101,10 @@ final class ThreadContext {
         currentSays { $0.installedTracker != nil }
     }
 
-    /// Whether this thread is running a callback (a change made now is nested in another's delivery).
-    static var isInCallback: Bool {
-        currentSays { $0.deliveryDepth != 0 }
+    /// Whether a change made now on this thread may be nested in another: the thread is running a
+    /// callback, or has a `willChange` waiting for its `didChange`.
+    static var mayBeNestedInAChange: Bool {
+        currentSays { $0.deliveryDepth != 0 || !$0.pendingManualChanges.isEmpty }
     }
 
     /// What `question` says of this thread's context, with no reference counting; false when the

@@ -19,6 +19,7 @@ extension KeyValueObservable {
                 let field = ObservedFields.field(named: name, in: type(of: observable))
             else { return nil }
             observable.kvoRegistrar.access(field: field.offset, of: observable)
+            if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
             guard let value = flattened(field.value(in: observable)) else { return nil }
             if index == names.count - 1 { return value }
             current = value as AnyObject

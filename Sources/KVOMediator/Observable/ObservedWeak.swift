@@ -143,6 +143,7 @@ extension ObservedWeak: Sendable where Referent: Sendable {}
 
 extension ObservedWeak: ObservedStorage {
     static var valueType: Any.Type { Referent?.self }
+    static var isWeak: Bool { true }
 
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any

@@ -15,8 +15,9 @@
 /// > Important: A token observes only while it is kept. `_ = try object.observe(…)` ends at once (after
 /// > the `.initial` record, if asked for). Debug builds report a token that goes, still valid, before it
 /// > delivered any change, on the thread that made it with no token made there since, to the object's
-/// > ``KeyValueObservable/handleKVOError(_:)`` (``KVOError/Reason/tokenReleased``); call ``invalidate()``
-/// > to end one on purpose.
+/// > ``KeyValueObservable/handleKVOError(_:)`` (``KVOError/Reason/tokenReleased``). That is a hint: a
+/// > token kept in a property whose owner goes as soon, before any change, is reported too. Call
+/// > ``invalidate()`` to let a token go on purpose.
 public final class KVOObservation: Sendable {
     private let info: KVOInfo
     #if DEBUG
@@ -43,8 +44,9 @@ public final class KVOObservation: Sendable {
     #if DEBUG
     /// Reports a token that goes, still valid, before it delivered any change, on the thread that made it
     /// with no token made there since: the mark of `_ = try object.observe(…)`, which otherwise delivers
-    /// nothing with no sign. (A token kept and then let go is past one of these by then: it delivered, or
-    /// others were made.)
+    /// nothing with no sign. A token kept in a property whose owner goes as soon, with nothing changed and
+    /// no other token made, has the same mark and is reported too (a hint, in debug builds only; its
+    /// message says to call `invalidate()` to let a token go on purpose).
     private func reportIfDiscarded() {
         guard !info.isCancelled, !info.deliveredChange.load(ordering: .relaxed),
             let context = ThreadContext.currentIfPresent,

@@ -7,6 +7,8 @@ import Synchronization
 protocol ObservedStorage {
     /// The wrapped value's declared type.
     static var valueType: Any.Type { get }
+    /// Whether it holds its value weakly (`ObservedWeak`).
+    static var isWeak: Bool { get }
     /// The value of the `Observed` storage at `address`, boxed.
     static func value(at address: UnsafeRawPointer) -> Any
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
@@ -27,6 +29,7 @@ protocol InlineObservedStorage: ObservedStorage {
 
 extension Observed: ObservedStorage {
     static var valueType: Any.Type { Value.self }
+    static var isWeak: Bool { false }
 
     static func value(at address: UnsafeRawPointer) -> Any {
         address.assumingMemoryBound(to: Self.self).pointee.value

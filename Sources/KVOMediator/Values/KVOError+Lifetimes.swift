@@ -28,9 +28,9 @@ extension KVOError {
             keyPath: keyPath,
             typeName: type,
             message: "KVOMediator: the KVOObservation of \(keyPath) of \(type) was released before it delivered any "
-                + "change, so that observation has ended. A token observes only while it is kept: store it in a "
-                + "property, or in a KVOObservationBag with store(in:), rather than discarding it "
-                + "(`_ = try object.observe(…)`). To end it on purpose, call invalidate()."
+                + "change, so that observation has ended. A token observes only while it is kept: if it was "
+                + "discarded (`_ = try object.observe(…)`), store it in a property, or in a KVOObservationBag with "
+                + "store(in:). To let a token go on purpose, call invalidate() first."
         )
     }
 }

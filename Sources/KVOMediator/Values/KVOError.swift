@@ -38,8 +38,9 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         /// controller's ``KVOController/errorHandler``; `unobserveAll()` first ends them on purpose.
         case controllerReleased
         /// A ``KVOObservation`` went away before it delivered any change (a discarded token:
-        /// `_ = try object.observe(…)`): its observation ended with it. Reported in debug builds, to the
-        /// object's ``KeyValueObservable/handleKVOError(_:)``; `invalidate()` ends a token on purpose.
+        /// `_ = try object.observe(…)`, or one let go as soon as it was kept): its observation ended with
+        /// it. A hint, reported in debug builds, to the object's ``KeyValueObservable/handleKVOError(_:)``;
+        /// `invalidate()` first lets a token go on purpose.
         case tokenReleased
         /// Indexes that the array does not have (before the change for a removal or a replacement,
         /// after it for an insertion or a replacement), or indexes given for a setting: nothing was announced.

@@ -73,9 +73,9 @@ import Testing
         #expect(
             error.message
                 == "KVOMediator: the KVOObservation of title of Draft was released before it delivered any change, so "
-                + "that observation has ended. A token observes only while it is kept: store it in a property, or in a "
-                + "KVOObservationBag with store(in:), rather than discarding it (`_ = try object.observe(…)`). To end "
-                + "it on purpose, call invalidate()."
+                + "that observation has ended. A token observes only while it is kept: if it was discarded "
+                + "(`_ = try object.observe(…)`), store it in a property, or in a KVOObservationBag with store(in:). "
+                + "To let a token go on purpose, call invalidate() first."
         )
         #else
         #expect(draft.errors.values.isEmpty)
@@ -106,6 +106,7 @@ import Testing
         var doomed: Draft? = Draft()
         var orphan: KVOObservation? = try doomed!.observe(\.title) { _, _ in }
         doomed = nil
+        #expect(orphan?.isValid == false)  // (so its release reports nothing, wherever a report would go)
         orphan = nil
         #expect(draft.errors.values.isEmpty)
         withExtendedLifetime((kept, first, second, orphan)) {}

@@ -234,4 +234,7 @@ final class NestedSum: KeyValueObservable, @unchecked Sendable {  // one thread 
     @Observed var x = 0
     @Observed var y = 0
     var sum: Int { x + y }
+    /// Announced by hand, so that a set of `y` can be made between its will and its did.
+    @Observed(automaticallyNotifies: false) var manual = 0
+    var manualSum: Int { manual + y }
 }

@@ -100,9 +100,11 @@ final class Baton<Object: AnyObject>: @unchecked Sendable {  // taken once, by t
 final class FarewellAgent: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var status = "idle"
+    @Observed var log: [String] = []
 
     deinit {
         status = "gone"
+        mutableArrayValue(for: \.log).append("bye")
     }
 }
 

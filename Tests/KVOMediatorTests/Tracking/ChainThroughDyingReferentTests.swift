@@ -52,4 +52,32 @@ import Testing
         #expect(await iterator.next() == Optional<String?>.some(nil))
         withExtendedLifetime(agent) {}
     }
+
+    @Test func aStringChainGetsOnlyTheDeath() throws {
+        let console = FarewellConsole()
+        let observer = TestObserver()
+        let values = Recorded<String?>()
+        try observer.kvoController.observe(console, keyPath: "agent.status", options: [.new]) { _, _, change in
+            values.append(change.newValue.flatMap { $0 as? String })
+        }
+        var agent: FarewellAgent? = FarewellAgent()
+        console.agent = agent
+        agent = nil
+        #expect(values.values == ["idle", nil])
+    }
+
+    @Test func aCollectionChangeInTheReferentsDeinitIsNotDeliveredThroughTheChain() {
+        let console = FarewellConsole()
+        let observer = TestObserver()
+        let recorder = Recorder<[String]?>()
+        observer.kvoController.observe(console, keyPath: \.agent?.log, options: [.new]) { _, _, change in
+            recorder.append(change)
+        }
+        var agent: FarewellAgent? = FarewellAgent()
+        console.agent = agent
+        agent!.mutableArrayValue(for: \.log).append("hello")
+        agent = nil
+        #expect(recorder.changes.map(\.kind) == [.setting, .insertion, .setting])
+        #expect(recorder.changes.map { $0.newValue ?? nil } == [[], ["hello"], nil])
+    }
 }

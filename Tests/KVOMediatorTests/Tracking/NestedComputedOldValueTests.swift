@@ -53,4 +53,24 @@ import Testing
         #expect(recorder.changes.map(\.newValue) == [11, 11, 21, 25])
         token.invalidate()
     }
+
+    /// `manual` becomes 1 between its `willChangeValue` and `didChangeValue`, and `y` is set in between:
+    /// the `y` change's old value is the sum just before it (1), with or without `.prior`.
+    @Test func aChangeBetweenAWillAndItsDidHasTheOldValueJustBeforeIt() {
+        for options: KVOOptions in [[.old, .new], [.old, .new, .prior]] {
+            let pair = NestedSum()
+            let observer = TestObserver()
+            let recorder = Recorder<Int>()
+            observer.kvoController.observe(pair, keyPath: \.manualSum, options: options) { _, _, change in
+                recorder.append(change)
+            }
+            pair.willChangeValue(for: \.manual)
+            pair.manual = 1
+            pair.y = 10
+            pair.didChangeValue(for: \.manual)
+            let changes = recorder.changes.filter { !$0.isPrior }
+            #expect(changes.map(\.oldValue) == [1, 0], "options \(options)")
+            #expect(changes.map(\.newValue) == [11, 11], "options \(options)")
+        }
+    }
 }
