@@ -42,7 +42,7 @@ final class ThreadContext {
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
     /// Manual will-change announcements waiting for their did-change, innermost last.
-    var pendingManualChanges: [ManualChange] = []
+    @exclusivity(unchecked) var pendingManualChanges: [ManualChange] = []
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG
