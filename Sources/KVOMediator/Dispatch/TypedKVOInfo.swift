@@ -285,6 +285,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     override func changeAround(link: LinkChange, store: () -> Void) {
         // A set of another object that is deinitialising, reached through a weak link (which reads nil
         // already), changes nothing this reads: the link's announcement of the death re-reads it.
+        // (`reachesLeaf`'s test, written out: its object argument would be retained and released here
+        // on every link set, where the flag alone is asked in the common case.)
         if readsWeakLink.load(ordering: .relaxed), link.registrar.toOpaque() != rootRegistrar.toOpaque(),
             SwiftRuntime.isDeinitialising(Unmanaged<AnyObject>.fromOpaque(link.object).takeUnretainedValue())
         {

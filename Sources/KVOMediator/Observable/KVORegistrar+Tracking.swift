@@ -73,7 +73,7 @@ extension KVORegistrar {
     func access<Object: KeyValueObservable>(customStorage keyPath: AnyKeyPath, of object: Object) {
         ThreadContext.withCurrentTracker { tracker in
             // (Custom storage may hold its value weakly, as a protocol-typed delegate's does.)
-            tracker.registration?._withUnsafeGuaranteedRef { $0.readsWeakLink.store(true, ordering: .relaxed) }
+            tracker.noteWeakLinkRead()
             verifyStored(in: object)
             let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object), object: object)
             if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }

@@ -246,9 +246,12 @@ extension AccessTracker {
     /// Marks the registration evaluating on this thread, if any, as one that reads an `@ObservedWeak`
     /// property (`KVOInfo.readsWeakLink`).
     static func noteWeakLinkRead() {
-        ThreadContext.withCurrentTracker { tracker in
-            tracker.registration?._withUnsafeGuaranteedRef { $0.readsWeakLink.store(true, ordering: .relaxed) }
-        }
+        ThreadContext.withCurrentTracker { $0.noteWeakLinkRead() }
+    }
+
+    /// Marks this tracker's registration, if any, as one that reads a link that may be weak.
+    func noteWeakLinkRead() {
+        registration?._withUnsafeGuaranteedRef { $0.readsWeakLink.store(true, ordering: .relaxed) }
     }
 }
 

@@ -23,10 +23,7 @@ import Testing
     @Test func aComputedPropertyIsObservedUpToDateWithOldAndNewValues() {
         let draft = Draft()
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(draft, keyPath: \.wordCount, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: draft, \.wordCount, by: observer)
         draft.text = "one"
         draft.text = "now three words"
         #expect(recorder.changes.map(\.oldValue) == [0, 1])

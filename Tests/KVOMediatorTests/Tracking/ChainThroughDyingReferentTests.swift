@@ -9,10 +9,7 @@ import Testing
     @Test func aControllerOfTheChainGetsOnlyTheDeathNotTheDeinitsWrite() {
         let console = FarewellConsole()
         let observer = TestObserver()
-        let recorder = Recorder<String?>()
-        observer.kvoController.observe(console, keyPath: \.agent?.status, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: console, \.agent?.status, by: observer)
         var agent: FarewellAgent? = FarewellAgent()
         console.agent = agent
         agent!.status = "busy"
@@ -69,10 +66,7 @@ import Testing
     @Test func aCollectionChangeInTheReferentsDeinitIsNotDeliveredThroughTheChain() {
         let console = FarewellConsole()
         let observer = TestObserver()
-        let recorder = Recorder<[String]?>()
-        observer.kvoController.observe(console, keyPath: \.agent?.log, options: [.new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: console, \.agent?.log, options: [.new], by: observer)
         var agent: FarewellAgent? = FarewellAgent()
         console.agent = agent
         agent!.mutableArrayValue(for: \.log).append("hello")

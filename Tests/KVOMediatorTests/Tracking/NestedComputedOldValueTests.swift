@@ -14,9 +14,7 @@ import Testing
             if change.newValue == 1 { pair.y = 10 }
         }
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(pair, keyPath: \.sum, options: options) { _, _, change in recorder.append(change)
-        }
+        let recorder = recordChanges(of: pair, \.sum, options: options, by: observer)
         pair.x = 1
         token.invalidate()
         return recorder.changes
@@ -42,10 +40,7 @@ import Testing
             if change.newValue == 1 { pair.y = 10 }
         }
         let observer = TestObserver()
-        let recorder = Recorder<Int>()
-        observer.kvoController.observe(pair, keyPath: \.sum, options: [.old, .new]) { _, _, change in
-            recorder.append(change)
-        }
+        let recorder = recordChanges(of: pair, \.sum, options: [.old, .new], by: observer)
         pair.x = 1
         pair.y = 20
         pair.x = 5
@@ -60,10 +55,7 @@ import Testing
         for options: KVOOptions in [[.old, .new], [.old, .new, .prior]] {
             let pair = NestedSum()
             let observer = TestObserver()
-            let recorder = Recorder<Int>()
-            observer.kvoController.observe(pair, keyPath: \.manualSum, options: options) { _, _, change in
-                recorder.append(change)
-            }
+            let recorder = recordChanges(of: pair, \.manualSum, options: options, by: observer)
             pair.willChangeValue(for: \.manual)
             pair.manual = 1
             pair.y = 10
