@@ -106,11 +106,13 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        if remove(from: object, keyPath: keyPath) { return }
-        // Not observed in this form: it may have been observed as a string key path.
-        let hasStringForm = lock.withLock {
-            table.containsOtherForm(ObjectIdentifier(object), isString: false)
+        var hasStringForm = false
+        remove(from: object) { table, id in
+            defer { hasStringForm = table.containsOtherForm(id, isString: false) }
+            return table.removeAll(of: id, keyPath: keyPath)
         }
+        // Also observed as a string key path (made while a link of the chain was nil, the forms are two
+        // registrations): that ends too, if the key path names it now.
         guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
         remove(from: object) { $0.stringKeyPath == namePath }
     }
@@ -119,11 +121,6 @@ public final class KVOController<Observer: AnyObject> {
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         remove(from: object) { table, id in table.removeAll(of: id, where: matches) }
-    }
-
-    /// Removes and cancels the registration of `keyPath` on `object`; true if there was one.
-    func remove<Object: KeyValueObservable>(from object: Object, keyPath: AnyKeyPath) -> Bool {
-        remove(from: object) { table, id in table.removeAll(of: id, keyPath: keyPath) }
     }
 
     /// Removes what `take` takes out of the table for the object (under the lock), then cancels it and

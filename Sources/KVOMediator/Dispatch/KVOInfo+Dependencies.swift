@@ -218,10 +218,22 @@ extension KVOInfo {
         // One link: the key path is that very property (the same property through a subclass's key
         // path, or a computed property reading it, is not known to be it).
         if accesses.count == 1 { return sameKeyPath(accesses[0].wrapped, keyPath) }
+        // Each link read on an object of the very class its property's key path starts at: on a subclass,
+        // the chain's property may be an override computed from other storage, which reads the same
+        // property types (its value then not the storage's), so such a chain is evaluated on each change.
+        guard accesses.allSatisfy({ readsOwnClass($0) }) else { return false }
         return chainName(of: keyPath, reads: accesses.map { (name: "_", wrapped: $0.wrapped) }) != nil
     }
 
+    /// Whether `access`, a typed read of an `@Observed` property, was of an object of the class its key
+    /// path starts at (not of a subclass).
+    private func readsOwnClass(_ access: Access) -> Bool {
+        guard let objectType = access.objectType, let wrapped = access.wrapped else { return false }
+        return ObjectIdentifier(objectType) == ObjectIdentifier(type(of: wrapped).rootType)
+    }
+
     func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
+        learnNameBeforeEnding()
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         closed = true

@@ -13,18 +13,26 @@ extension KVOInfo {
         leave()
     }
 
-    /// Notes, in debug builds, that a record other than the `.initial` one is delivered (see
-    /// `KVOObservation.reportIfDiscarded`); nothing in other builds.
+    /// Notes that a record other than the `.initial` one is delivered: that it made a record (its name
+    /// is then kept when it ends) and, in debug builds, a change (see `KVOObservation.reportIfDiscarded`).
     @inline(__always)
     final func markDeliveredChange() {
+        markMadeRecord()
         #if DEBUG
         if !deliveredChange.load(ordering: .relaxed) { deliveredChange.store(true, ordering: .relaxed) }
         #endif
     }
 
+    /// Notes that a record is delivered (see ``KVOInfo/madeRecord``).
+    @inline(__always)
+    final func markMadeRecord() {
+        if !madeRecord.load(ordering: .relaxed) { madeRecord.store(true, ordering: .relaxed) }
+    }
+
     /// Runs `body`, the `.initial` record's callback, unless the registration has been cancelled.
     final func deliverInitialRecord(_ body: () -> Void) {
         guard tryEnter() else { return }
+        markMadeRecord()
         asCallback(body)
         leave()
     }

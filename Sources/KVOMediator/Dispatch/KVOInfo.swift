@@ -63,6 +63,10 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// Whether a record other than the `.initial` one was delivered (a discarded token is reported).
     let deliveredChange = Atomic<Bool>(false)
     #endif
+    /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
+    let madeRecord = Atomic<Bool>(false)
+    /// The name this registration found itself (see `KeyPathNames`). Guarded by `StripedLocks.lock(for: self)`.
+    @exclusivity(unchecked) var learntNameStorage: (name: String, isChain: Bool)?
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(
@@ -124,15 +128,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The name the observed type gives the key path (``KeyValueObservable/keyPathName(for:)``).
     func declaredName() -> String? { nil }
 
-    /// The property's name, for a key path ``DirectSlotCache`` knows to be one `@Observed` property.
-    func directName() -> String? { nil }
-
     /// The key path as people write it: the string it was made with, the type's own name for it, the
     /// chain of properties it follows, or what it reads.
     override final var keyPathName: String {
         if let stringKeyPath { return stringKeyPath }
         if let declared = declaredName() { return declared }
-        return namePath ?? unchainedName()
+        return namePath ?? learntChainName ?? unchainedName()
     }
 
     /// The observed object, retained, unless it has started deinitialising or this registration has

@@ -70,12 +70,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         Object.keyPathName(for: keyPath)
     }
 
-    override func directName() -> String? {
-        DirectSlotCache.shared.field(of: keyPath, on: Object.self).flatMap {
-            ObservedFields.name(at: $0, in: Object.self)
-        }
-    }
-
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
@@ -126,8 +120,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             last.withValue { _ = $0.initializeMemory(as: Value.self, to: value) }
             last.isSet = true
         }
-        // (A string key path is its own name, and its key path object is new each time.)
-        if stringKeyPath == nil { KeyPathNameCache.recordFirst(of: keyPath, reads: accesses) }
         let root = object.kvoRegistrar
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
             if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,

@@ -89,10 +89,11 @@ final class AccessTracker {
     /// affecting them (``KeyValueObservable/keyPathsAffectingValue(for:)``), as found by this tracker: the
     /// last few found, kept while it is recycled (it is its thread's spare: `reused(subscribing:)`), so
     /// that a re-evaluation's reads do not ask again. Per tracker, so that a read looks them up with no
-    /// lock; a newly found one replaces the oldest.
+    /// lock; a newly found one replaces the oldest. None are kept with caches off (``CacheSwitch``).
     @exclusivity(unchecked) var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
     @exclusivity(unchecked) var nextUndeclared = 0
     static let undeclaredFieldsKept = 8
+    static let remembersUndeclaredFields = CacheSwitch.cachesAreOn
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
     @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
@@ -177,6 +178,7 @@ final class AccessTracker {
 
     /// Remembers that `field` of objects of the class `type` has nothing declared affecting it.
     func rememberDeclaresNothing(_ type: ObjectIdentifier, field: Int) {
+        guard Self.remembersUndeclaredFields else { return }
         if undeclaredFields.count < Self.undeclaredFieldsKept {
             undeclaredFields.append((type, field))
         } else {

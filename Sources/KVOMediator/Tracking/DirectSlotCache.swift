@@ -14,11 +14,13 @@
 /// A fixed table indexed by a hash of the pair, each place holding the last pair recorded there, so
 /// a lookup is one probe with no hashing through `Hasher`, and the cache never grows: key paths
 /// formed at run time, not literals, only replace one another. Beside it, a list of pinned entries
-/// (`pin`, for tests), looked in only when the table misses: empty, it costs a miss one check.
+/// (`DirectSlotCache+Testing`), looked in only when the table misses: empty, it costs a miss one check.
+/// With caches off (``CacheSwitch``) nothing is recorded and every lookup misses: a registration then
+/// evaluates its key path, which subscribes it to the same property.
 final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` are guarded by `lock`
     static let shared = DirectSlotCache()
 
-    private struct Entry {
+    struct Entry {
         var keyPathID: ObjectIdentifier?
         var objectType: ObjectIdentifier?
         var field = 0
@@ -32,13 +34,17 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
         }
     }
 
-    private let lock = Lock()
+    let lock = Lock()
     private let mask: Int
-    @exclusivity(unchecked) private var entries: [Entry]
-    @exclusivity(unchecked) private var pinned: [Entry] = []
+    let isOn: Bool
+    @exclusivity(unchecked) var entries: [Entry]
+    @exclusivity(unchecked) var pinned: [Entry] = []
 
-    /// - Parameter capacity: How many places; rounded up to a power of two.
-    init(capacity: Int = 1_024) {
+    /// - Parameters:
+    ///   - capacity: How many places; rounded up to a power of two.
+    ///   - isOn: Whether it keeps anything (``CacheSwitch``, unless a test says).
+    init(capacity: Int = 1_024, isOn: Bool = CacheSwitch.cachesAreOn) {
+        self.isOn = isOn
         var places = 1
         while places < capacity { places *= 2 }
         mask = places - 1
@@ -63,6 +69,7 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
 
     /// The storage offset of the `@Observed` property that `keyPath` is, on objects of `objectType`.
     func field(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
+        guard isOn else { return nil }
         let index = place(of: keyPath, on: objectType)
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
@@ -73,6 +80,7 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
     }
 
     func record(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
+        guard isOn else { return }
         let index = place(of: keyPath, on: objectType)
         let entry = Entry(
             keyPathID: ObjectIdentifier(keyPath),
@@ -86,49 +94,6 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
             return replaced
         }
         _ = replaced  // released here, outside the lock
-    }
-
-    /// Keeps `field` for `keyPath` on `objectType` until as many `unpin`s, whatever is recorded meanwhile,
-    /// so that every registration of the key path on that class finds it and reads nothing: for tests
-    /// whose threads register a property while another thread sets it.
-    func pin(_ field: Int, of keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
-        let keyPathID = ObjectIdentifier(keyPath)
-        let typeID = ObjectIdentifier(objectType)
-        lock.withLock {
-            if let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) {
-                pinned[index].field = field
-                pinned[index].pins += 1
-            } else {
-                pinned.append(Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1))
-            }
-        }
-    }
-
-    /// Ends one `pin` of `keyPath` on `objectType` (nothing if it is not pinned).
-    func unpin(_ keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
-        let keyPathID = ObjectIdentifier(keyPath)
-        let typeID = ObjectIdentifier(objectType)
-        let unpinned: Entry? = lock.withLock {
-            guard let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) else { return nil }
-            pinned[index].pins -= 1
-            return pinned[index].pins == 0 ? pinned.remove(at: index) : nil
-        }
-        _ = unpinned  // its key path released here, outside the lock
-    }
-
-    /// The field cached for a key path equal to `keyPath` on `objectType`, whatever its identity (for
-    /// tests: a registration's key path object need not be the one a test writes for the same literal;
-    /// see `_KeyPathReading`).
-    func field(ofEqual keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
-        let typeID = ObjectIdentifier(objectType)
-        return lock.withLock {
-            entries.first { $0.objectType == typeID && $0.keyPath == keyPath }?.field
-        }
-    }
-
-    /// How many key paths are cached (for tests).
-    var count: Int {
-        lock.withLock { entries.reduce(0) { $0 + ($1.keyPathID == nil ? 0 : 1) } }
     }
 }
 

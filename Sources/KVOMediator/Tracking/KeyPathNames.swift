@@ -49,46 +49,6 @@ private func optional(of type: Any.Type) -> Any.Type {
     return _openExistential(type, do: wrap)
 }
 
-/// Names of key paths, by key path object, found when a registration first evaluates one and kept:
-/// a record read after its registration ended, or while a link of its chain is nil, still has its
-/// name. Literal key paths are one object per call site, so identity is the common hit; the key path
-/// is kept, so its identity is not reused. Bounded: past `capacity`, names are found again each time.
-enum KeyPathNameCache {
-    /// A name, and whether it is a chain's (a computed property's fallback name gives way to a chain's).
-    struct Entry {
-        let keyPath: AnyKeyPath
-        let name: String
-        let isChain: Bool
-    }
-
-    private static let lock = Lock()
-    nonisolated(unsafe) private static var names: [ObjectIdentifier: Entry] = [:]  // guarded by `lock`
-    private static let capacity = 4_096
-
-    static func name(of keyPath: AnyKeyPath) -> Entry? {
-        lock.withLock { names[ObjectIdentifier(keyPath)] }
-    }
-
-    /// Records a chain's name (it replaces a fallback name found while a link was nil).
-    static func recordChain(_ name: String, of keyPath: AnyKeyPath) {
-        lock.withLock {
-            guard names.count < capacity || names[ObjectIdentifier(keyPath)] != nil else { return }
-            names[ObjectIdentifier(keyPath)] = Entry(keyPath: keyPath, name: name, isChain: true)
-        }
-    }
-
-    /// Names `keyPath` from the reads of its first evaluation, unless it has a name already.
-    static func recordFirst(of keyPath: AnyKeyPath, reads: [Access]) {
-        guard lock.withLock({ names[ObjectIdentifier(keyPath)] == nil && names.count < capacity }) else { return }
-        let named = namedReads(reads)
-        let chain = chainName(of: keyPath, reads: named)
-        let entry = Entry(keyPath: keyPath, name: chain ?? computedName(reading: named), isChain: chain != nil)
-        lock.withLock {
-            if names[ObjectIdentifier(keyPath)] == nil { names[ObjectIdentifier(keyPath)] = entry }
-        }
-    }
-}
-
 /// Reads, named by their fields (a read of custom storage has no name).
 func namedReads(_ reads: [Access]) -> [NamedRead] {
     reads.compactMap { access in
@@ -107,30 +67,60 @@ func computedName(reading reads: [NamedRead]) -> String {
 }
 
 extension KVOInfo {
-    /// The dotted property names this registration follows (its string key path, or its typed key
-    /// path's when that is a chain of `@Observed` properties): what lets the string and typed forms meet.
+    /// The dotted property names this registration follows now (its string key path, or its typed key
+    /// path's when that is a chain of `@Observed` properties whose every link is there): what lets the
+    /// string and typed forms meet.
+    ///
+    /// While a link is nil, Swift gives no way to tell which properties a typed key path reads past it,
+    /// so it has no name path then: the forms meet while the chain can be followed to its end. Found
+    /// from what this registration reads now, never from another registration or an earlier time, so
+    /// that the same program makes the same registrations whatever ran before it.
     var namePath: String? {
         if let stringKeyPath { return stringKeyPath }
-        if let name = chainName(of: keyPath, reads: dependencySlots()) {
-            KeyPathNameCache.recordChain(name, of: keyPath)
-            return name
-        }
-        if let entry = KeyPathNameCache.name(of: keyPath), entry.isChain { return entry.name }
-        return directName()
+        guard let name = chainName(of: keyPath, reads: dependencySlots()) else { return nil }
+        learn(name, isChain: true)
+        return name
     }
 
-    /// The name of a key path that is not a chain: what it reads now, or what it read when first evaluated.
+    /// The chain's name this registration found itself when it was last followed to its end, for its
+    /// records while a link is nil or after it ended (nil if it never was, or is no chain).
+    var learntChainName: String? {
+        learntName.flatMap { $0.isChain ? $0.name : nil }
+    }
+
+    /// The name of a key path that is not a chain: what it reads now, or what it read when it was last
+    /// named (before it ended, say).
     func unchainedName() -> String {
         let reads = dependencySlots()
         if !reads.isEmpty { return computedName(reading: reads) }
-        return KeyPathNameCache.name(of: keyPath)?.name ?? "<computed>"
+        return learntName?.name ?? "<computed>"
+    }
+
+    /// Keeps this registration's name before its reads are dropped (it ends), for records of it read
+    /// after: only if it delivered a record, the only thing that asks for a name after the end.
+    func learnNameBeforeEnding() {
+        guard stringKeyPath == nil, madeRecord.load(ordering: .relaxed), declaredName() == nil else { return }
+        if namePath != nil { return }
+        let reads = dependencySlots()
+        if !reads.isEmpty { learn(computedName(reading: reads), isChain: false) }
+    }
+
+    /// The name this registration found itself (`namePath`, `learnNameBeforeEnding`), if any.
+    private var learntName: (name: String, isChain: Bool)? {
+        StripedLocks.lock(for: self).withLock { learntNameStorage }
+    }
+
+    /// Keeps `name`; a chain's name is not replaced by a computed one.
+    private func learn(_ name: String, isChain: Bool) {
+        StripedLocks.lock(for: self).withLock {
+            if let learnt = learntNameStorage, learnt.isChain, !isChain { return }
+            learntNameStorage = (name, isChain)
+        }
     }
 }
 
-/// The dotted property names a typed key path follows on `object` (found by evaluating it once).
+/// The dotted property names a typed key path follows on `object` (found by evaluating it once): nil
+/// when it is not a chain of `@Observed` properties, or a link is nil now.
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
-    let reads = namedReads(AccessTracker.probe(keyPath, on: object))
-    if let name = chainName(of: keyPath, reads: reads) { return name }
-    if let entry = KeyPathNameCache.name(of: keyPath), entry.isChain { return entry.name }
-    return nil
+    chainName(of: keyPath, reads: namedReads(AccessTracker.probe(keyPath, on: object)))
 }

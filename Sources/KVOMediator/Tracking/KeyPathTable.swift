@@ -2,7 +2,7 @@
 /// path's address, each place holding the last key path recorded there (held, so that its identity is
 /// not reused while cached) with what is known of it. No allocation, no growth: key paths formed at
 /// run time, not literals, only replace one another. What ``ChainShapeCache`` and ``KeyPathHashes``
-/// keep.
+/// keep. With caches off (``CacheSwitch``) it keeps nothing: every lookup misses.
 final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarded by `lock`
     private struct Entry {
         var keyPath: AnyKeyPath?
@@ -11,12 +11,16 @@ final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarde
 
     private let lock = Lock()
     private let mask: Int
+    private let isOn: Bool
     @exclusivity(unchecked) private var entries: [Entry]
 
-    /// - Parameter capacity: How many places, a power of two.
-    init(capacity: Int) {
+    /// - Parameters:
+    ///   - capacity: How many places, a power of two.
+    ///   - isOn: Whether it keeps anything (``CacheSwitch``, unless a test says).
+    init(capacity: Int, isOn: Bool = CacheSwitch.cachesAreOn) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "KeyPathTable: capacity must be a power of two")
         mask = capacity - 1
+        self.isOn = isOn
         entries = Array(repeating: Entry(), count: capacity)
     }
 
@@ -26,13 +30,20 @@ final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarde
 
     /// What is known of `keyPath`, unless its place holds another key path (or none).
     func payload(of keyPath: AnyKeyPath) -> Payload? {
+        guard isOn else { return nil }
         let index = place(of: keyPath)
         return lock.withLock { entries[index].keyPath === keyPath ? entries[index].payload : nil }
     }
 
     /// Updates what is known of `keyPath`: `body` is given it (nil when its place held another key
-    /// path, which it then replaces), under the lock.
+    /// path, which it then replaces), under the lock. With caches off, `body` is given nil and what it
+    /// makes is not kept.
     func update(_ keyPath: AnyKeyPath, _ body: (inout Payload?) -> Void) {
+        guard isOn else {
+            var payload: Payload?
+            body(&payload)
+            return
+        }
         let index = place(of: keyPath)
         let replaced: AnyKeyPath? = lock.withLock {
             var entry = entries[index]

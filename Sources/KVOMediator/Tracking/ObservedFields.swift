@@ -208,15 +208,17 @@ enum ObservedFields {
 
 /// A lock-free cache of class layouts (`OnceSlots`, keyed by the class's metadata address): a layout
 /// stored there is held for good, as `ObservedFields` holds it too. A full table misses, and the caller
-/// takes the lock.
+/// takes the lock; so does every lookup with caches off (``CacheSwitch``).
 private final class LayoutCache: Sendable {
     private let slots = OnceSlots(count: 64)
+    private let isOn = CacheSwitch.cachesAreOn
 
     private static func home(of key: UInt) -> Int {
         Int(truncatingIfNeeded: (key >> 4) ^ (key >> 10))
     }
 
     func layout(of type: AnyObject.Type) -> ObservedLayout? {
+        guard isOn else { return nil }
         let key = UInt(bitPattern: ObjectIdentifier(type))
         let bits = slots.find(key, from: Self.home(of: key))
         guard bits != 0 else { return nil }
@@ -224,6 +226,7 @@ private final class LayoutCache: Sendable {
     }
 
     func insert(_ layout: ObservedLayout, for type: AnyObject.Type) {
+        guard isOn else { return }
         let key = UInt(bitPattern: ObjectIdentifier(type))
         slots.insert(layout, under: key, from: Self.home(of: key))
     }

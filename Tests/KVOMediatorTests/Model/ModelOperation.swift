@@ -46,8 +46,8 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
     ]
     static let linkBKeys: [ModelKey] = [.value, .items, .label]
 
-    /// A chain of the root's links: its typed and string forms may not meet on one controller (a known
-    /// issue, `KnownIssueTests`).
+    /// A chain of the root's links: its typed and string forms meet on one controller only while it can
+    /// be followed to its end (`ReferenceModel.formsMeet`).
     var isChain: Bool {
         self == .chain || self == .chainItems || self == .chainLabel || self == .peerValue
     }

@@ -33,15 +33,12 @@ struct SplitMix64 {
 }
 
 /// Generates a program operation by operation against the reference model, so that every operation
-/// is valid where it stands (a removal names an index the array has). Known library issues are
-/// steered around unless `KVO_MODEL_KNOWN_ISSUES=include` (see `KnownIssueTests`).
+/// is valid where it stands (a removal names an index the array has).
 struct ProgramGenerator {
     var random: SplitMix64
     private(set) var model = ReferenceModel()
     /// Values are numbered, so that every record tells which write it comes from.
     private var nextValue = 1
-    private let avoidsKnownIssues =
-        ProcessInfo.processInfo.environment["KVO_MODEL_KNOWN_ISSUES"] != "include"
 
     init(seed: UInt64) {
         random = SplitMix64(state: seed)
@@ -173,13 +170,6 @@ struct ProgramGenerator {
         if form == .string {
             guard let key = keys.first, key.stringPath != nil else { return nil }
         }
-        if avoidsKnownIssues,
-            keys.contains(where: {
-                meetsTheOtherFormOfAChain($0, slot: slot, target: target, isString: form == .string)
-            })
-        {
-            return nil
-        }
         return .observe(observer: slot, form: form, target: target, keys: keys, options: random.options())
     }
 
@@ -197,26 +187,7 @@ struct ProgramGenerator {
                 ?? model.linkBSlots.firstIndex(of: registration.object).map(ModelTarget.linkB)
             guard let target else { return nil }
             let byString = registration.key.stringPath != nil && random.chance(40)
-            if avoidsKnownIssues,
-                meetsTheOtherFormOfAChain(registration.key, slot: slot, target: target, isString: byString)
-            {
-                return nil
-            }
             return .unobserveKey(observer: slot, target: target, key: registration.key, byString: byString)
-        }
-    }
-
-    /// Whether `key` is a chain that the controller has a registration of on the target in the other
-    /// form (string or typed), where the two forms may not meet (`KnownIssueTests`): while the chain is
-    /// broken, and (seed 2129425814858523816, operation 310) sometimes after it is whole again; avoided
-    /// in both, for every chain of the world.
-    private func meetsTheOtherFormOfAChain(_ key: ModelKey, slot: Int, target: ModelTarget, isString: Bool) -> Bool {
-        guard key.isChain, case .root = target, let object = model.object(target) else {
-            return false
-        }
-        let controller = model.controller(ofObserverIn: slot)
-        return model.registrations.values.contains {
-            $0.controller == controller && $0.object == object && $0.key == key && ($0.form == .string) != isString
         }
     }
 

@@ -63,9 +63,13 @@ extension ReferenceModel {
             orphans = []
         case .observe(let slot, let form, let target, let keys, let options):
             observe(controller(ofObserverIn: slot), form: form, target: target, keys: keys, options: options)
-        case .unobserveKey(let slot, let target, let key, _):
+        case .unobserveKey(let slot, let target, let key, let byString):
             guard let controller = controller(ofObserverIn: slot), let object = object(target) else { break }
-            endRegistrations { $0.controller == controller && $0.object == object && $0.key == key }
+            let whole = chainIsWhole(key, on: object)
+            endRegistrations {
+                $0.controller == controller && $0.object == object && $0.key == key
+                    && (($0.form == .string) == byString || !key.isChain || whole)
+            }
         case .unobserveObject(let slot, let target):
             guard let controller = controller(ofObserverIn: slot), let object = object(target) else { break }
             endRegistrations { $0.controller == controller && $0.object == object }
@@ -126,8 +130,25 @@ extension ReferenceModel {
         }
     }
 
+    /// Whether a registration or an unobserve in one form (string or typed) reaches a registration of the
+    /// same key in the other: always, except for a chain that cannot be followed to its end now (a link
+    /// is nil), when the typed form's names are not known.
+    func formsMeet(_ isString: Bool, _ otherIsString: Bool, key: ModelKey, on object: Int) -> Bool {
+        isString == otherIsString || !key.isChain || chainIsWhole(key, on: object)
+    }
+
+    /// Whether each link of the chain `key` of the root `object` is there (true for a key that is no chain).
+    func chainIsWhole(_ key: ModelKey, on object: Int) -> Bool {
+        guard key.isChain else { return true }
+        switch key {
+        case .peerValue: return root(object).peer != nil
+        default: return chainEnd(of: object) != nil
+        }
+    }
+
     /// Registers each key as its own registration, unless the controller already observes that key
-    /// of the object (the first registration wins); each key counts as an attempt either way.
+    /// of the object in a form that meets this one (the first registration wins); each key counts as an
+    /// attempt either way.
     private mutating func observe(
         _ controller: Int?,
         form: ObserveForm,
@@ -140,6 +161,7 @@ extension ReferenceModel {
             guard let controller, let object = object(target) else { continue }
             let observed = registrations.values.contains {
                 $0.controller == controller && $0.object == object && $0.key == key
+                    && formsMeet($0.form == .string, form == .string, key: key, on: object)
             }
             if observed { continue }
             let front = ModelFront.controller(controller, form)

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import KVOMediator
+
 /// Random programs on 4 and 8 threads over shared objects, one writing thread per property: records
 /// cannot be compared one for one, so invariants are checked instead. Every change reaches each
 /// registration live across it exactly once, in order; nothing reaches a registration after its end
@@ -22,7 +24,9 @@ import Testing
         do {
             let world = ThreadedWorld(threads: threads)
             journal = world.journal
-            let observableFromOtherThreads = ThreadedKey.allCases.filter(\.isObservableFromOtherThreads).count
+            // With caches off (`KVO_MEDIATOR_CACHES=off`) nothing is pinned: each key is observed by its writer only.
+            let observableFromOtherThreads =
+                CacheSwitch.cachesAreOn ? ThreadedKey.allCases.filter(\.isObservableFromOtherThreads).count : 0
             #expect(world.learnDirectSlots() == observableFromOtherThreads, "keys other threads cannot observe")
             let gate = StartGate(threads: threads)
             let steps = Self.stepsPerRun / threads
@@ -43,7 +47,9 @@ import Testing
         }
         #expect(violations.count == 0, "violations, the first ones recorded above")
         #expect(journal.survivors == [], "still alive after the run")
-        #expect(journal.allTallies.count > Self.stepsPerRun / 10, "too few registrations were made")
+        // (Fewer with caches off, when each key has one observing thread.)
+        let fewest = Self.stepsPerRun / (CacheSwitch.cachesAreOn ? 10 : 40)
+        #expect(journal.allTallies.count > fewest, "too few registrations were made")
         #expect(journal.allTallies.reduce(0) { $0 + $1.requiredWrites } > 0, "no write had to be delivered")
     }
 }

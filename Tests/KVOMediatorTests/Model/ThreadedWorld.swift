@@ -159,8 +159,10 @@ final class ThreadedWorld: @unchecked Sendable {  // objects: one writer per pro
     /// Learns each directly observed key path's slot and pins it in the library's cache until the world
     /// goes, so that registrations from threads that do not write the property find it and read nothing
     /// (a registration that evaluated it would race the writing thread's sets), whatever other tests
-    /// record meanwhile. Called before the threads start. Returns how many it pinned.
+    /// record meanwhile. Called before the threads start. Returns how many it pinned: none with caches off
+    /// (``CacheSwitch``), when other threads then observe none of them.
     func learnDirectSlots() -> Int {
+        guard CacheSwitch.cachesAreOn else { return 0 }
         for key in ThreadedKey.allCases where key.isObservableFromOtherThreads {
             let (object, _) = target(key, index: 0)
             let objectType: AnyObject.Type = key.isOnLinkB ? ModelLinkB.self : ModelRoot.self

@@ -57,8 +57,9 @@ final class Memo: KeyValueObservable {
                 recorder.append(change)
             }
         }
-        // The first registration taught the cache; the others took the cached path.
-        #expect(DirectSlotCache.shared.field(ofEqual: \Circle.radius, on: Circle.self) != nil)
+        // The first registration taught the cache (unless caches are off); the others took the cached path.
+        let cached = DirectSlotCache.shared.field(ofEqual: \Circle.radius, on: Circle.self) != nil
+        #expect(cached == CacheSwitch.cachesAreOn)
         for circle in circles { circle.radius = 5 }
         for recorder in recorders {
             #expect(
@@ -110,7 +111,7 @@ final class Memo: KeyValueObservable {
     @Test func aFullCacheReplacesEntriesOneAtATime() {
         let keyPaths: [AnyKeyPath] = [\Circle.radius, \Circle.borderWidth, \Circle.name, \Circle.plainTag]
         // One place: each recording replaces the last.
-        let single = DirectSlotCache(capacity: 1)
+        let single = DirectSlotCache(capacity: 1, isOn: true)
         for (field, keyPath) in keyPaths.enumerated() {
             single.record(field, of: keyPath, on: Circle.self)
             #expect(single.field(of: keyPath, on: Circle.self) == field)
@@ -119,7 +120,7 @@ final class Memo: KeyValueObservable {
         #expect(single.field(of: \Circle.radius, on: Circle.self) == nil)
         #expect(single.field(of: \Circle.plainTag, on: Square.self) == nil)
         // Several places: never more entries than places, and the newest is always there.
-        let small = DirectSlotCache(capacity: 3)
+        let small = DirectSlotCache(capacity: 3, isOn: true)
         for (field, keyPath) in keyPaths.enumerated() {
             small.record(field, of: keyPath, on: Circle.self)
             #expect(small.field(of: keyPath, on: Circle.self) == field)
@@ -131,7 +132,7 @@ final class Memo: KeyValueObservable {
     @Test func aPinnedEntryIsFoundUntilItsLastUnpinWhateverIsRecorded() {
         let (radius, border, name): (AnyKeyPath, AnyKeyPath, AnyKeyPath) =
             (\Circle.radius, \Circle.borderWidth, \Circle.name)
-        let single = DirectSlotCache(capacity: 1)
+        let single = DirectSlotCache(capacity: 1, isOn: true)
         single.pin(0, of: radius, on: Circle.self)
         single.pin(0, of: radius, on: Circle.self)
         single.pin(2, of: name, on: Circle.self)

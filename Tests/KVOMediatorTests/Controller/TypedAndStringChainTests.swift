@@ -1,0 +1,99 @@
+import KVOMediator
+import Testing
+
+/// The typed and string forms of one chain (`\.a?.b?.value` and `"a.b.value"`) on one controller: one
+/// registration while the chain can be followed to its end; two while a link is nil, when Swift gives
+/// no way to tell what a typed key path reads past the link. Decided from the objects as they are now,
+/// never from what other registrations found earlier: the same lines give the same answer every time.
+@Suite struct TypedAndStringChainTests {
+    /// A depot whose chain is whole: `a` and `a.b` are there.
+    private func wholeDepot() -> ModelDepot {
+        let depot = ModelDepot()
+        depot.a = ModelLinkA()
+        depot.a?.b = ModelLinkB(value: 0)
+        return depot
+    }
+
+    @Test func theTypedAndStringFormsOfAWholeChainAreOneRegistrationEitherWayRound() throws {
+        for typedFirst in [true, false] {
+            let depot = wholeDepot()
+            let observer = TestObserver()
+            let calls = CallCounter()
+            if typedFirst {
+                observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in calls.increment() }
+                try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in calls.increment() }
+            } else {
+                try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in calls.increment() }
+                observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in calls.increment() }
+            }
+            depot.a?.b?.value = 1
+            #expect(observer.kvoController.observationCount == 1)
+            #expect(calls.count == 1)
+        }
+    }
+
+    @Test func whileALinkIsNilTheFormsAreTwoRegistrationsWhateverRanBefore() throws {
+        // Other objects' chains observed whole first, in both forms: they teach nothing to the next.
+        for _ in 0..<3 {
+            let warm = wholeDepot()
+            let warmObserver = TestObserver()
+            warmObserver.kvoController.observe(warm, keyPath: \.a?.b?.value) { _, _, _ in }
+            try warmObserver.kvoController.observe(warm, keyPath: "a.b.value") { _, _, _ in }
+            #expect(warmObserver.kvoController.observationCount == 1)
+
+            let depot = ModelDepot()
+            let observer = TestObserver()
+            let typed = Recorder<Int?>()
+            let named = Recorder<Any>()
+            observer.kvoController.observe(depot, keyPath: \.a?.b?.value, options: [.new]) { _, _, change in
+                typed.append(change)
+            }
+            try observer.kvoController.observe(depot, keyPath: "a.b.value", options: [.new]) { _, _, change in
+                named.append(change)
+            }
+            #expect(observer.kvoController.observationCount == 2)
+            let link = ModelLinkA()
+            link.b = ModelLinkB(value: 0)
+            depot.a = link
+            #expect(typed.changes.map(\.newValue) == [.some(.some(0))])
+            #expect(named.changes.map { $0.newValue as? Int } == [0])
+            #expect(typed.changes.map(\.keyPathName) == ["a.b.value"])
+            // Whole now, a third registration in either form meets them.
+            observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+            try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in }
+            #expect(observer.kvoController.observationCount == 2)
+        }
+    }
+
+    @Test func unobservingByTheOtherFormEndsARegistrationOnlyWhileTheChainIsWhole() throws {
+        let depot = ModelDepot()
+        let observer = TestObserver()
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+        try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in }
+        // While `a` is nil, each form's unobserve ends its own form only.
+        observer.kvoController.unobserve(depot, keyPath: "a.b.value")
+        #expect(observer.kvoController.observationCount == 1)
+        try observer.kvoController.observe(depot, keyPath: "a.b.value") { _, _, _ in }
+        observer.kvoController.unobserve(depot, keyPath: \ModelDepot.a?.b?.value)
+        #expect(observer.kvoController.observationCount == 1)
+        // Whole, the string registration is the chain `\.a?.b?.value` names: either form ends it.
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+        depot.a = ModelLinkA()
+        depot.a?.b = ModelLinkB(value: 0)
+        observer.kvoController.unobserve(depot, keyPath: \ModelDepot.a?.b?.value)
+        #expect(observer.kvoController.observationCount == 0)
+        observer.kvoController.observe(depot, keyPath: \.a?.b?.value) { _, _, _ in }
+        observer.kvoController.unobserve(depot, keyPath: "a.b.value")
+        #expect(observer.kvoController.observationCount == 0)
+    }
+
+    @Test func aTypedChainsRecordsKeepTheNameItFoundOnceALinkIsNilAgain() throws {
+        let depot = wholeDepot()
+        let names = Recorded<String>()
+        let token = try depot.observe(\.a?.b?.value) { _, change in names.append(change.keyPathName) }
+        depot.a?.b?.value = 1
+        depot.a = nil
+        token.invalidate()
+        #expect(names.values == ["a.b.value", "a.b.value"])
+    }
+}
