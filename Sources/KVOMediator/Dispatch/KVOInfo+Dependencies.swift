@@ -211,8 +211,11 @@ extension KVOInfo {
     func readsChain(_ accesses: [Access]) -> Bool {
         guard accesses.allSatisfy({ if case .field = $0.slot { true } else { false } }) else { return false }
         if let stringKeyPath {
-            // A string key path reads exactly the properties it names, each once: all of them when whole.
+            // A string key path reads exactly the properties it names, each once by its storage: all of them
+            // when whole. (A component read through the key path its class names for it, whose getter reports
+            // its reads with their key paths, may compute its value from them: no chain.)
             return stringKeyPath.utf8.count(where: { $0 == UInt8(ascii: ".") }) + 1 == accesses.count
+                && accesses.allSatisfy { $0.wrapped == nil }
         }
         guard readerKind != 2, accesses.allSatisfy({ $0.wrapped != nil }) else { return false }
         // One link: the key path is that very property (the same property through a subclass's key

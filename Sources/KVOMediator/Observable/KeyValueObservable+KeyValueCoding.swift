@@ -46,28 +46,55 @@ extension KeyValueObservable {
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         var holder: any KeyValueObservable = self
         for (index, name) in names.enumerated() {
-            guard let field = ObservedFields.field(named: name, in: type(of: holder)) else {
-                // An unknown or empty name: the checks of string observation say which.
-                try validateKeyPath(path)
-                throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
-            }
-            guard index < names.count - 1 else {
-                guard field.set(value, in: holder) else {
-                    throw KVOError.typeMismatch(
-                        setting: value,
-                        path: path,
-                        root: type(of: self),
-                        holder: type(of: holder),
-                        field: field
-                    )
+            let isLast = index == names.count - 1
+            let link: Any?
+            let linkType: Any.Type
+            if let keyPath = type(of: holder).keyPath(forKey: String(name)) {
+                guard !isLast else {
+                    guard let writable = keyPath as? any WritableByName else {
+                        throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
+                    }
+                    guard writable.set(value, on: holder) else {
+                        throw KVOError.typeMismatch(
+                            setting: value,
+                            path: path,
+                            root: type(of: self),
+                            holder: type(of: holder),
+                            name: name,
+                            declared: Swift.type(of: keyPath).valueType
+                        )
+                    }
+                    return
                 }
-                return
+                link = untracked { holder[keyPath: keyPath] }.flatMap(flattened)
+                linkType = Swift.type(of: keyPath).valueType
+            } else {
+                guard let field = ObservedFields.field(named: name, in: type(of: holder)) else {
+                    // An unknown or empty name: the checks of string observation say which.
+                    try validateKeyPath(path)
+                    throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
+                }
+                guard !isLast else {
+                    guard field.set(value, in: holder) else {
+                        throw KVOError.typeMismatch(
+                            setting: value,
+                            path: path,
+                            root: type(of: self),
+                            holder: type(of: holder),
+                            name: field.name,
+                            declared: field.storage.valueType
+                        )
+                    }
+                    return
+                }
+                link = flattened(field.value(in: holder))
+                linkType = field.storage.valueType
             }
-            guard let link = flattened(field.value(in: holder)) else {
+            guard let link else {
                 // A misspelt name past the nil link is reported as such first.
                 try validateKeyPath(path)
                 let prefix = names[...index].joined(separator: ".")
-                throw KVOError.nilLink(prefix, path: path, root: type(of: self), linkType: field.storage.valueType)
+                throw KVOError.nilLink(prefix, path: path, root: type(of: self), linkType: linkType)
             }
             guard let next = link as? any KeyValueObservable else {
                 try validateKeyPath(path)
@@ -129,4 +156,20 @@ extension KeyValueObservable {
 
     /// The name of this object's type, for error messages.
     private var rootName: String { String(describing: type(of: self)) }
+}
+
+/// A key path a string key path's component can be set through (``KeyValueObservable/keyPath(forKey:)``):
+/// a `ReferenceWritableKeyPath`, whose setter announces the change as a typed set does.
+protocol WritableByName {
+    /// Sets the property of `root` to `value`; false, with nothing set, when `root` or `value` is not of
+    /// the key path's types (as Swift's `as?` decides).
+    func set(_ value: Any?, on root: AnyObject) -> Bool
+}
+
+extension ReferenceWritableKeyPath: WritableByName {
+    func set(_ value: Any?, on root: AnyObject) -> Bool {
+        guard let root = root as? Root, let value = value as? Value else { return false }
+        root[keyPath: self] = value
+        return true
+    }
 }

@@ -16,15 +16,43 @@ extension KeyValueObservable {
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         for (index, name) in names.enumerated() {
             guard let observable = current as? any KeyValueObservable,
-                let field = ObservedFields.field(named: name, in: type(of: observable))
+                let value = observable.value(ofComponent: name)
             else { return nil }
-            observable.kvoRegistrar.access(field: field.offset, of: observable)
-            if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
-            guard let value = flattened(field.value(in: observable)) else { return nil }
             if index == names.count - 1 { return value }
             current = value as AnyObject
         }
         return nil
+    }
+
+    /// The value of the string key path component `name` of this object, out of its optionals: through
+    /// the key path its class names for it (``keyPath(forKey:)``), whose getter reports what it reads, or
+    /// the `@Observed` property of that name, whose read is reported here. Nil when nil or unknown.
+    func value(ofComponent name: Substring) -> Any? {
+        if let keyPath = Self.keyPath(forKey: String(name)) {
+            return self[keyPath: keyPath].flatMap(flattened)
+        }
+        guard let field = ObservedFields.field(named: name, in: type(of: self)) else { return nil }
+        kvoRegistrar.access(field: field.offset, of: self)
+        if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
+        return flattened(field.value(in: self))
+    }
+
+    /// What the string key path component `name` of objects of `type` is declared as: the value type of
+    /// the key path the class names for it, or of the `@Observed` property of that name; and its value in
+    /// `object` (nil if there is none, or it is nil), read as the library's own read.
+    static func declaration(
+        ofComponent name: Substring,
+        in type: AnyObject.Type,
+        object: AnyObject?
+    ) -> (declared: Any.Type, value: Any?)? {
+        let observableType = type as? any KeyValueObservable.Type
+        if let keyPath = observableType?.keyPath(forKey: String(name)) {
+            let value = object.flatMap { object in untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }
+            }
+            return (Swift.type(of: keyPath).valueType, value.flatMap(flattened))
+        }
+        guard let field = ObservedFields.field(named: name, in: type) else { return nil }
+        return (field.storage.valueType, object.flatMap { flattened(field.value(in: $0)) })
     }
 
     /// Checks a string key path against the declared types of this object's `@Observed` properties,
@@ -55,16 +83,16 @@ extension KeyValueObservable {
         // The object at this point of the path, while no link so far was nil.
         var current: AnyObject? = self
         for (index, name) in names.enumerated() {
-            var field = ObservedFields.field(named: name, in: currentType)
-            if field == nil, let current, type(of: current) != currentType,
-                let own = ObservedFields.field(named: name, in: type(of: current))
+            var found = Self.declaration(ofComponent: name, in: currentType, object: current)
+            if found == nil, let current, type(of: current) != currentType,
+                let own = Self.declaration(ofComponent: name, in: type(of: current), object: current)
             {
-                (field, currentType) = (own, type(of: current))
+                (found, currentType) = (own, type(of: current))
             }
-            guard let field else { throw KVOError.unknownKey(name, in: currentType, path: path, root: rootName) }
+            guard let found else { throw KVOError.unknownKey(name, in: currentType, path: path, root: rootName) }
             if index == names.count - 1 { return }
-            let declared = unwrapped(field.storage.valueType)
-            let value = current.flatMap { flattened(field.value(in: $0)) }
+            let declared = unwrapped(found.declared)
+            let value = found.value
             if let observableType = declared as? any KeyValueObservable.Type {
                 currentType = observableType
                 current = value.map { $0 as AnyObject }

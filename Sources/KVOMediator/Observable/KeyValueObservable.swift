@@ -48,7 +48,8 @@ public protocol KeyValueObservable: AnyObject {
     /// the observed key path itself always counts. A declared key path whose reading reports nothing
     /// (a plain stored property) counts as a slot of its own: ``willChangeValue(for:)`` /
     /// ``didChangeValue(for:)`` of it then announce the change. Cycles of declarations end. A string
-    /// key path does not find declarations, which are keyed by typed key paths. The default is none.
+    /// key path finds the declarations of a property whose key path its class names for the string's
+    /// component (``keyPath(forKey:)``). The default is none.
     ///
     /// The answer is taken to depend only on the class and `keyPath`, as Cocoa caches its own: an answer
     /// of none is kept, for the observed key path by its registration (asked when it is made), and for an
@@ -56,6 +57,30 @@ public protocol KeyValueObservable: AnyObject {
     /// path whose reads declare nothing asks nothing. Key paths that declare something are asked again at
     /// each evaluation, as their declared key paths are read.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
+
+    /// The typed key path a string key path's component `key` stands for on this class, where reading
+    /// the `@Observed` storage of that name is not what the property means.
+    ///
+    /// A string key path reads the `@Observed` property of each name by its storage, as its setter
+    /// writes it: Swift gives no way to call a getter by name. Name the key path here when the getter
+    /// matters, as Cocoa's key-value coding calls it by name:
+    /// - a subclass overrides the property with a computed one (name the base class's key path,
+    ///   `\Base.value`, which calls the override of whatever object it is applied to);
+    /// - the property declares dependencies (``keyPathsAffectingValue(for:)``), which are keyed by the
+    ///   typed key path;
+    /// - the property is computed, not `@Observed`, and should be observable by name.
+    ///
+    /// ```swift
+    /// class func keyPath(forKey key: String) -> AnyKeyPath? {
+    ///     key == "value" ? \Dial.value : nil
+    /// }
+    /// ```
+    ///
+    /// A component named here is read, observed and checked through that key path (its value type is
+    /// the next component's type), and set through it when it is writable; any other name is the
+    /// `@Observed` property of that name. The answer is taken to depend only on the class and `key`. The
+    /// default is nil for every key.
+    static func keyPath(forKey key: String) -> AnyKeyPath?
 
     /// The name people use for `keyPath`, for a key path the library cannot name itself.
     ///
@@ -131,6 +156,11 @@ extension KeyValueObservable {
     /// No declared dependencies: tracking finds them.
     public static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
         []
+    }
+
+    /// No key path named: string key paths read `@Observed` storage by name.
+    public static func keyPath(forKey key: String) -> AnyKeyPath? {
+        nil
     }
 
     /// No name of its own: the library names key paths from what they read.

@@ -8,11 +8,12 @@ extension KVOError {
         path: String,
         root: AnyObject.Type,
         holder: AnyObject.Type,
-        field: ObservedField
+        name: some StringProtocol,
+        declared: Any.Type
     ) -> KVOError {
-        let expected = String(describing: field.storage.valueType)
+        let expected = String(describing: declared)
         let actual = value.map { String(describing: type(of: $0)) } ?? "nil"
-        let property = "\(holder).\(field.name)"
+        let property = "\(holder).\(name)"
         let fix =
             value == nil
             ? "It is not optional: pass a value of type \(expected), or declare it as \(expected)? to allow nil."
@@ -26,6 +27,24 @@ extension KVOError {
             message: "KVOMediator: cannot set \"\(path.prefix(200))\" of \(root) to "
                 + (value == nil ? "nil" : "a value of type \(actual)")
                 + ": \(property) is declared as \(expected). " + fix
+        )
+    }
+
+    /// A set by string key path of a property whose key path, named by its class
+    /// (``KeyValueObservable/keyPath(forKey:)``), is not writable.
+    static func readOnly(
+        _ name: some StringProtocol,
+        path: String,
+        root: AnyObject.Type,
+        holder: AnyObject.Type
+    ) -> KVOError {
+        KVOError(
+            reason: .unknownKey(String(name)),
+            keyPath: path,
+            typeName: String(describing: root),
+            message: "KVOMediator: cannot set \"\(path.prefix(200))\" of \(root): \(holder).keyPath(forKey: "
+                + "\"\(name.prefix(200))\") names a read-only key path. Name a ReferenceWritableKeyPath there (a "
+                + "property with a setter), or set the property it is computed from."
         )
     }
 

@@ -90,6 +90,11 @@ final class DependentChild: KeyValueObservable {
         if keyPath == \DependentChild.status { return [\DependentChild.detail] }
         return []
     }
+
+    /// `status` by name is its key path, so that string key paths find its declaration.
+    static func keyPath(forKey key: String) -> AnyKeyPath? {
+        key == "status" ? \DependentChild.status : nil
+    }
 }
 
 /// Reaches a `DependentChild` through a link: `\.child?.derived`, and a computed `childLine`.

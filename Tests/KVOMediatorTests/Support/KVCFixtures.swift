@@ -24,3 +24,54 @@ class Companion: KeyValueObservable {
 final class GuideDog: Companion {
     @Observed var tricks = 0
 }
+
+/// A gauge whose `value` a subclass overrides: the class names `value`'s key path for string key paths
+/// (`keyPath(forKey:)`), so that a string reaches the override as the typed key path does.
+class NamedGauge: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var value = 0
+    @Observed var reading = 5
+
+    /// Computed and read-only: observable by name through its key path, and not settable.
+    var doubled: Int { reading * 2 }
+
+    class func keyPath(forKey key: String) -> AnyKeyPath? {
+        switch key {
+        case "value": \NamedGauge.value
+        case "doubled": \NamedGauge.doubled
+        default: nil
+        }
+    }
+}
+
+/// Overrides `value` with a computed property backed by `other`: `value`'s own storage stays 0.
+final class OverridingGauge: NamedGauge, @unchecked Sendable {
+    @Observed var other = 100
+
+    override var value: Int {
+        get { other }
+        set { other = newValue }
+    }
+}
+
+/// The same override, in a class that names no key paths: a string key path reads `value`'s storage.
+class UnnamedGauge: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var value = 0
+}
+
+/// Overrides `value` without naming it for string key paths (see `UnnamedGauge`).
+final class UnnamedOverridingGauge: UnnamedGauge, @unchecked Sendable {
+    @Observed var other = 100
+
+    override var value: Int {
+        get { other }
+        set { other = newValue }
+    }
+}
+
+/// Holds a gauge, for string chains that end at a named key path.
+final class GaugePanel: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var gauge: NamedGauge?
+}

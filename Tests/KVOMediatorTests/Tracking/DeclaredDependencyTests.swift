@@ -237,7 +237,7 @@ import Testing
 
     // MARK: String key paths
 
-    @Test("A string key path honours the declaration of the @Observed property it names, at the root")
+    @Test("A string key path honours the declaration of a property whose key path its class names, at the root")
     func stringKeyPathHonoursTheDeclarationAtTheRoot() throws {
         let child = DependentChild()
         let observer = TestObserver()
@@ -248,19 +248,15 @@ import Testing
         child.detail = 1
         child.status = "busy"
         let keyPath: AnyKeyPath = \DependentChild.[kvoKeyPath: "status"]
-        // Declarations are keyed by typed key paths, and a string key path names an @Observed
-        // property by its storage, from which Swift gives no way to form the property's typed key path.
-        withKnownIssue("A string key path does not find the typed key path its property declares dependencies under") {
-            #expect(
-                allMatch(
-                    records.changes,
-                    [change(keyPath, old: "idle", new: "idle"), change(keyPath, old: "idle", new: "busy")]
-                )
+        #expect(
+            allMatch(
+                records.changes,
+                [change(keyPath, old: "idle", new: "idle"), change(keyPath, old: "idle", new: "busy")]
             )
-        }
+        )
     }
 
-    @Test("A string chain honours the declaration of the @Observed property it ends at")
+    @Test("A string chain honours the declaration of the named property it ends at")
     func stringChainHonoursTheDeclaration() throws {
         let parent = DependentParent()
         let observer = TestObserver()
@@ -276,20 +272,16 @@ import Testing
         first.detail = 2  // no longer in the chain
         second.detail = 3
         let keyPath: AnyKeyPath = \DependentParent.[kvoKeyPath: "child.status"]
-        // Declarations are keyed by typed key paths, and a string key path names an @Observed
-        // property by its storage, from which Swift gives no way to form the property's typed key path.
-        withKnownIssue("A string key path does not find the typed key path its property declares dependencies under") {
-            #expect(
-                allMatch(
-                    records.changes,
-                    [
-                        change(keyPath, old: "idle", new: "idle"),
-                        change(keyPath, old: "idle", new: "busy"),
-                        change(keyPath, old: "busy", new: "busy"),
-                    ]
-                )
+        #expect(
+            allMatch(
+                records.changes,
+                [
+                    change(keyPath, old: "idle", new: "idle"),
+                    change(keyPath, old: "idle", new: "busy"),
+                    change(keyPath, old: "busy", new: "busy"),
+                ]
             )
-        }
+        )
     }
 
     @Test("The typed root form of an @Observed property's declaration keeps working (for contrast)")
