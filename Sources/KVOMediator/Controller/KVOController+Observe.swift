@@ -181,7 +181,11 @@ extension KVOController {
     /// The string is checked first (``KeyValueObservable/validateKeyPath(_:)``), then observed as the key
     /// path `\Object.[kvoKeyPath: path]`, which is what `change.keyPath` holds. It reaches the same
     /// registration as the typed form: observing `\.address.city` after `"address.city"` (or the other
-    /// way round) is ignored, and either form unobserves it.
+    /// way round) is ignored, and either form unobserves it. That is decided when you call, from the
+    /// objects as they are: while a link of a chain is nil (`address` nil in `\.address?.city`), Swift
+    /// gives no way to tell which properties the typed key path reads past it, so the two forms made
+    /// then are two registrations, each delivering its records, and an unobserve by one form ends the
+    /// other only once the chain can be followed to its end again.
     ///
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.

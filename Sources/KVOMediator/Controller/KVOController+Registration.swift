@@ -81,6 +81,7 @@ extension KVOController {
                 otherForm.removeAll { ($0.stringKeyPath == nil) == (stringKeyPath == nil) }
             }
             table.insert(info, for: id)
+            if stringKeyPath != nil { hasObservedStrings = true }
             if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
             return (false, otherForm)
         }

@@ -62,6 +62,9 @@ public final class KVOController<Observer: AnyObject> {
     let mainActorLane = MainActorLane()
     /// The observed objects, when `retainsObserved`.
     @exclusivity(unchecked) var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// Whether a string key path was ever observed here: until then, an unobserve by a typed key path
+    /// has no string form to look for.
+    @exclusivity(unchecked) var hasObservedStrings = false
 
     /// Creates a controller for `observer`.
     ///
@@ -106,11 +109,7 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        var hasStringForm = false
-        remove(from: object) { table, id in
-            defer { hasStringForm = table.containsOtherForm(id, isString: false) }
-            return table.removeAll(of: id, keyPath: keyPath)
-        }
+        let hasStringForm = remove(from: object, keyPath: keyPath)
         // Also observed as a string key path (made while a link of the chain was nil, the forms are two
         // registrations): that ends too, if the key path names it now.
         guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
@@ -121,6 +120,18 @@ public final class KVOController<Observer: AnyObject> {
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         remove(from: object) { table, id in table.removeAll(of: id, where: matches) }
+    }
+
+    /// Removes and cancels the registration of `keyPath` on `object`; returns whether registrations of
+    /// `object` in string form remain.
+    private func remove(from object: AnyObject, keyPath: AnyKeyPath) -> Bool {
+        var hasStringForm = false
+        remove(from: object) { table, id in
+            let removed = table.removeAll(of: id, keyPath: keyPath)
+            hasStringForm = hasObservedStrings && table.containsOtherForm(id, isString: false)
+            return removed
+        }
+        return hasStringForm
     }
 
     /// Removes what `take` takes out of the table for the object (under the lock), then cancels it and

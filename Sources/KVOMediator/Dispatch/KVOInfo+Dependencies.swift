@@ -236,7 +236,7 @@ extension KVOInfo {
     }
 
     func unsubscribeAll(except dyingRegistrar: ObjectIdentifier?) {
-        learnNameBeforeEnding()
+        if madeRecord.load(ordering: .relaxed) { learnNameBeforeEnding() }
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         closed = true

@@ -5,9 +5,11 @@ extension KeyValueObservable {
     /// person[kvoKeyPath: "address.city"]   // Optional("Paris")
     /// ```
     ///
-    /// Each component is read from the `@Observed` property of that name, and the read is reported to
-    /// an observation being set up, so `\.[kvoKeyPath: "address.city"]` is observable like the typed
-    /// `\.address.city`. It reads exactly the properties its components name, as the typed key path
+    /// Each component is read from the `@Observed` property of that name, by its storage (Swift cannot
+    /// call a getter by name), or, where the class names a key path for it (``keyPath(forKey:)``: for a
+    /// subclass's override, a computed property, declared dependencies), through that key path, as the
+    /// typed form reads it. Each read is reported to an observation being set up, so
+    /// `\.[kvoKeyPath: "address.city"]` is observable like the typed `\.address.city`. It reads exactly the properties its components name, as the typed key path
     /// would: no other property of any object is read. The value is nil when a component is nil,
     /// unknown, or not an observable object; ``validateKeyPath(_:)`` tells which, and
     /// ``value(atKeyPath:)`` reads with an unknown name an error. ``setValue(_:atKeyPath:)`` sets.

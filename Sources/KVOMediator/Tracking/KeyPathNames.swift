@@ -97,25 +97,39 @@ extension KVOInfo {
     }
 
     /// Keeps this registration's name before its reads are dropped (it ends), for records of it read
-    /// after: only if it delivered a record, the only thing that asks for a name after the end.
+    /// after. Called only if it delivered a record (``KVOInfo/madeRecord``), the only thing that asks for
+    /// a name after the end.
     func learnNameBeforeEnding() {
-        guard stringKeyPath == nil, madeRecord.load(ordering: .relaxed), declaredName() == nil else { return }
+        guard stringKeyPath == nil, declaredName() == nil else { return }
         if namePath != nil { return }
         let reads = dependencySlots()
         if !reads.isEmpty { learn(computedName(reading: reads), isChain: false) }
     }
 
     /// The name this registration found itself (`namePath`, `learnNameBeforeEnding`), if any.
-    private var learntName: (name: String, isChain: Bool)? {
+    private var learntName: LearntName? {
         StripedLocks.lock(for: self).withLock { learntNameStorage }
     }
 
     /// Keeps `name`; a chain's name is not replaced by a computed one.
     private func learn(_ name: String, isChain: Bool) {
-        StripedLocks.lock(for: self).withLock {
-            if let learnt = learntNameStorage, learnt.isChain, !isChain { return }
-            learntNameStorage = (name, isChain)
+        let replaced: LearntName? = StripedLocks.lock(for: self).withLock {
+            if let learnt = learntNameStorage, learnt.isChain && !isChain || learnt.name == name { return nil }
+            defer { learntNameStorage = LearntName(name: name, isChain: isChain) }
+            return learntNameStorage
         }
+        _ = replaced  // released here, outside the lock
+    }
+}
+
+/// A name a registration found itself (``KVOInfo/learntNameStorage``): a chain's, or one computed from
+/// what it read.
+final class LearntName: Sendable {
+    let name: String
+    let isChain: Bool
+
+    init(name: String, isChain: Bool) {
+        (self.name, self.isChain) = (name, isChain)
     }
 }
 
