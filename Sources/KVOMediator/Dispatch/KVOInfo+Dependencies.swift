@@ -45,7 +45,7 @@ extension KVOInfo {
     /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
     /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
     /// object exactly while it reads nothing of it (a computed property that stopped reading its own
-    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:valueIsLeafs:)``).
+    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:)``).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
     /// `underLock` runs under the striped lock, told whether the evaluation was applied (it was the newest).
@@ -149,15 +149,15 @@ extension KVOInfo {
     /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the
     /// key path is a chain of `@Observed` properties whose every link was there.
     ///
-    /// Whether it is a chain depends on which properties it read, not on their values, so it is
-    /// worked out once per key path and properties read (``ChainShapeCache``): from the types, and
-    /// then `valueIsLeafs()` checks that the value read is the last link's (a computed property
-    /// reading the same links may transform it).
+    /// Whether it is a chain depends on which properties it read and on the key path's own components,
+    /// never on values (a computed property that transforms a chain's leaf may compute the leaf's value
+    /// by chance: an empty string uppercased), so it is worked out once per key path and properties read
+    /// (``ChainShapeCache``): see ``readsChain(_:)``.
     ///
     /// A shape whose types show it is no chain is remembered in ``KVOInfo/leaf`` itself
     /// (``noChainKey(_:)``): a computed property's next evaluation, reading the same, then answers at
     /// once (the shared cache's lock and lookup cost about 300 instructions).
-    final func leafKey(of accesses: [Access], valueIsLeafs: () -> Bool) -> UInt {
+    final func leafKey(of accesses: [Access]) -> UInt {
         guard let last = accesses.indices.last, case .field(let field) = accesses[last].slot else { return 0 }
         guard stringKeyPath == nil else {
             return readsChain(accesses) ? KVOInfo.leafKey(accesses[last].registrar, field: field) : 0
@@ -165,7 +165,7 @@ extension KVOInfo {
         let shape = ChainShapeCache.shape(of: accesses)
         let noChain = KVOInfo.noChainKey(shape)
         if leaf.load(ordering: .relaxed) == noChain { return noChain }
-        if isChain(reading: accesses, shape: shape, valueIsLeafs: valueIsLeafs) {
+        if isChain(reading: accesses, shape: shape) {
             return KVOInfo.leafKey(accesses[last].registrar, field: field)
         }
         // (Only the types' answer is remembered: a value's may differ in another evaluation.)
@@ -192,22 +192,20 @@ extension KVOInfo {
 
     /// Whether the key path is a chain when it reads `accesses` (per key path object, in
     /// ``ChainShapeCache``, for typed key paths).
-    private func isChain(reading accesses: [Access], shape: UInt, valueIsLeafs: () -> Bool) -> Bool {
+    private func isChain(reading accesses: [Access], shape: UInt) -> Bool {
         let leafProperty = accesses[accesses.count - 1].wrapped.map(ObjectIdentifier.init)
         let cache = ChainShapeCache.shared
         if let known = cache.isChain(keyPath, shape: shape, leafProperty: leafProperty) { return known }
-        // A last read recorded from the dependencies (`recordListed`) has no object, so its value cannot be
-        // checked against the key path's: nothing is learnt, and it is taken to be no chain.
-        guard accesses[accesses.count - 1].object != nil else { return false }
         // (Recording may find the key path ending at two properties: then it is not a chain. Its answer
         // is the one to use, not a second look at the cache, which another thread's evaluation of another
         // shape may have replaced meanwhile.)
-        let isChain = readsChain(accesses) && valueIsLeafs()
+        let isChain = readsChain(accesses)
         return cache.record(isChain, of: keyPath, shape: shape, leafProperty: leafProperty)
     }
 
     /// Whether `accesses` are the links of this registration's key path, in order, each an `@Observed`
-    /// property, the last one's value being the key path's value.
+    /// property, the last one's value being the key path's value: for a typed key path, its components
+    /// are those properties' own (``KeyPathComponents``), each read on an object of its own class.
     func readsChain(_ accesses: [Access]) -> Bool {
         guard accesses.allSatisfy({ if case .field = $0.slot { true } else { false } }) else { return false }
         if let stringKeyPath {

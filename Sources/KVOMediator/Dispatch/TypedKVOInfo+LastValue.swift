@@ -118,7 +118,7 @@ extension TypedKVOInfo {
             }
             // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
             let accesses = tracker.accesses
-            let leafKey = leafKey(of: accesses) { isLeafValue(newValue, accesses) }
+            let leafKey = leafKey(of: accesses)
             withExtendedLifetime(object) {
                 prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
                     exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)

@@ -114,7 +114,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             throw KVOError.nothingObservable(keyPath: keyPath, type: Object.self)
         }
         // (Reading only other objects, it still ends with the root object: see `prune`.)
-        let leafKey = leafKey(of: accesses) { isLeafValue(value, accesses) }
+        let leafKey = leafKey(of: accesses)
         prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
             guard applied, let last else { return }
             last.withValue { _ = $0.initializeMemory(as: Value.self, to: value) }
@@ -150,16 +150,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         subscribe(access)
         markDirect()
         markStarted()
-    }
-
-    /// Whether `value`, read through the key path, is the value of the last property it read (a
-    /// chain's leaf), as far as can be told: equal values, or the same object; values that cannot be
-    /// compared are taken to be.
-    func isLeafValue(_ value: Value, _ accesses: [Access]) -> Bool {
-        guard stringKeyPath == nil, let last = accesses.last, let object = last.object, let wrapped = last.wrapped
-        else { return true }
-        let leafValue = untracked { boxedValue(at: wrapped, of: object) }
-        return haveSameValue(value as Any, leafValue as Any)
     }
 
     /// Delivers the `.initial` record, if asked for, synchronously.

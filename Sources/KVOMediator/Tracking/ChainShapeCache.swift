@@ -1,8 +1,8 @@
 /// Whether a typed key path is a chain of `@Observed` properties when it reads certain properties (a
 /// shape: a hash of the identities of the key paths that read them, which a subclass's override
 /// reading other storage changes), per key path object: learnt by the first registration that
-/// evaluates it (from the types of its links, checked against the value read: see
-/// `KVOInfo.leafKey(of:valueIsLeafs:)`), then reused, so that later registrations of the same literal
+/// evaluates it (from the types of its links and the key path's own components: see
+/// `KVOInfo.readsChain(_:)`), then reused, so that later registrations of the same literal
 /// do not work it out again. Kept in a ``KeyPathTable``.
 final class ChainShapeCache: Sendable {
     static let shared = ChainShapeCache()

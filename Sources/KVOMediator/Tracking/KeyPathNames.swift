@@ -29,7 +29,10 @@ func chainName(of keyPath: AnyKeyPath, reads: [NamedRead]) -> String? {
     guard links.count > 1 || throughOptional || root != type(of: links[0]).rootType else { return nil }
     let last = type(of: links[links.count - 1]).valueType
     let expected = throughOptional && !(last is any OptionalType.Type) ? optional(of: last) : last
-    return type(of: keyPath).valueType == expected ? name : nil
+    guard type(of: keyPath).valueType == expected else { return nil }
+    // And by the key path's own components: a computed property that reads the same links (and may
+    // transform the leaf's value) has its own.
+    return KeyPathComponents.isChain(keyPath, of: links) ? name : nil
 }
 
 /// Whether `type` is `base` or a class that inherits from it.

@@ -90,3 +90,19 @@ class ManualPlaylist: KeyValueObservable {
 
 /// A subclass: its proxies' key paths are rooted at it, not at the class that declares the storage.
 final class ManualSubPlaylist: ManualPlaylist {}
+
+/// A label's text and count, read through a holder's link by computed properties that transform them.
+final class ChainedLabel: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var text = ""
+    @Observed var count = 0
+}
+
+/// `upperText` and `doubledCount` read `label`, then its `text` or `count`: the shape of a chain.
+final class LabelHolder: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var label: ChainedLabel? = ChainedLabel()
+
+    var upperText: String? { label?.text.uppercased() }
+    var doubledCount: Int? { label.map { $0.count * 2 } }
+}
