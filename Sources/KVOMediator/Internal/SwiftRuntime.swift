@@ -1,12 +1,14 @@
-internal import KVORuntimeShims
+// Public: the getters of `@Observed` properties, inlined into clients, ask `trackersRunning` with one
+// load of the shim's C variable (a call there would cost every read of every property). This is the
+// only file that imports the shim.
+public import KVORuntimeShims
 
 #if canImport(ObjectiveC)
 import ObjectiveC
 #endif
 
-/// The one file that calls the Swift runtime and the kernel directly (through the C declarations of
-/// `KVORuntimeShims`); everything else calls these. (The shims' thread-local context and count of
-/// running trackers are read where they are used: `ThreadContext`, `AccessTracker`, and getters.)
+/// The one file that calls the Swift runtime, the kernel and the shim's C variables directly (through
+/// the C declarations of `KVORuntimeShims`); everything else calls these.
 ///
 /// Where the rest of the unsafe code lives, each with its reason:
 /// - `ObjectPin`: an observed object (and an observer) held by its memory, loaded by a try-retain:
@@ -60,6 +62,39 @@ enum SwiftRuntime {
     /// Ends a ``pin(_:)``.
     static func unpin(_ object: UnsafeMutableRawPointer) {
         kvo_unpin(object)
+    }
+
+    /// Whether some thread tracks reads now (the shim's count of running trackers, one load).
+    @inlinable
+    @inline(__always)
+    static var trackersRunning: Bool {
+        kvo_trackers_running() != 0
+    }
+
+    /// Counts a tracker starting (1) or ending (-1) on any thread.
+    @inline(__always)
+    static func addTrackers(_ delta: Int) {
+        kvo_trackers_add(delta)
+    }
+
+    /// Whether this thread makes one of the library's own reads now (a thread-local C variable).
+    @inlinable
+    @inline(__always)
+    static var isReadingForLibrary: Bool {
+        kvo_is_reading_for_library()
+    }
+
+    /// Counts one of the library's own reads starting (1) or ending (-1) on this thread.
+    @inline(__always)
+    static func addLibraryReads(_ delta: Int) {
+        kvo_library_reads_add(delta)
+    }
+
+    /// This thread's context (`ThreadContext`), as an opaque pointer: a thread-local C variable, one load.
+    @inline(__always)
+    static var threadContext: UnsafeMutableRawPointer? {
+        get { kvo_thread_context() }
+        set { kvo_set_thread_context(newValue) }
     }
 
     #if canImport(Glibc) || canImport(Musl)

@@ -1,5 +1,3 @@
-internal import KVORuntimeShims
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -56,14 +54,14 @@ final class ThreadContext {
         var key = pthread_key_t()
         #if canImport(Darwin)
         let status = pthread_key_create(&key) { pointer in
-            kvo_set_thread_context(nil)
+            SwiftRuntime.threadContext = nil
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #else
         let status = pthread_key_create(&key) { pointer in
             guard let pointer else { return }
             // (As the key's value already is: a use after this makes a new context.)
-            kvo_set_thread_context(nil)
+            SwiftRuntime.threadContext = nil
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #endif
@@ -82,7 +80,7 @@ final class ThreadContext {
     /// call of 18 instructions.)
     @inline(__always)
     static var currentUnmanaged: Unmanaged<ThreadContext> {
-        if let pointer = kvo_thread_context() {
+        if let pointer = SwiftRuntime.threadContext {
             return Unmanaged<ThreadContext>.fromOpaque(pointer)
         }
         return makeCurrent()
@@ -92,7 +90,7 @@ final class ThreadContext {
     private static func makeCurrent() -> Unmanaged<ThreadContext> {
         let context = Unmanaged.passRetained(ThreadContext())
         pthread_setspecific(key, context.toOpaque())
-        kvo_set_thread_context(context.toOpaque())
+        SwiftRuntime.threadContext = context.toOpaque()
         return context
     }
 
@@ -111,7 +109,7 @@ final class ThreadContext {
     /// thread has none yet.
     @inline(__always)
     private static func currentSays(_ question: (ThreadContext) -> Bool) -> Bool {
-        guard let pointer = kvo_thread_context() else { return false }
+        guard let pointer = SwiftRuntime.threadContext else { return false }
         return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(question)
     }
 
@@ -119,14 +117,14 @@ final class ThreadContext {
     /// the context.
     @inline(__always)
     static func withCurrentTracker(_ body: (AccessTracker) -> Void) {
-        guard let pointer = kvo_thread_context() else { return }
+        guard let pointer = SwiftRuntime.threadContext else { return }
         let installed = Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker }
         installed?._withUnsafeGuaranteedRef(body)
     }
 
     /// This thread's context if it has one; never allocates.
     static var currentIfPresent: ThreadContext? {
-        guard let pointer = kvo_thread_context() else { return nil }
+        guard let pointer = SwiftRuntime.threadContext else { return nil }
         return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
     }
 }

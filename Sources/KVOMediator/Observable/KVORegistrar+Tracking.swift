@@ -1,4 +1,3 @@
-public import KVORuntimeShims
 import Synchronization
 
 /// Serialises getters' locating of their storage, which unoptimised code does with a modifying access.
@@ -6,18 +5,18 @@ private let fieldLocating = Lock()
 
 extension KVORegistrar {
     /// True while some thread tracks reads: only then need a getter report its read. (The count is a C
-    /// variable, read inline with one load: see `kvo_trackers_running`.)
+    /// variable, read inline with one load: see `SwiftRuntime.trackersRunning`.)
     @inlinable
     static var _isTracking: Bool {
-        kvo_trackers_running() != 0
+        SwiftRuntime.trackersRunning
     }
 
     /// True while this thread makes one of the library's own reads (an `.initial` value, an old value:
     /// see `untracked`), which Swift's Observation must not track either. (A thread-local C variable,
-    /// read inline with one load: see `kvo_library_read_depth`.)
+    /// read inline with one load: see `SwiftRuntime.isReadingForLibrary`.)
     @inlinable
     static var _isReadingForLibrary: Bool {
-        kvo_is_reading_for_library()
+        SwiftRuntime.isReadingForLibrary
     }
 
     /// True while this thread tracks reads (an observation is being set up or re-evaluated on it).

@@ -1,4 +1,3 @@
-internal import KVORuntimeShims
 import Synchronization
 
 /// Identifies an observable slot of an object.
@@ -226,9 +225,9 @@ final class AccessTracker {
         // (Installed unretained: this method's `self` keeps it alive while it is installed.)
         let context = ThreadContext.currentUnmanaged
         let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(Unmanaged.passUnretained(self)) }
-        kvo_trackers_add(1)
+        SwiftRuntime.addTrackers(1)
         defer {
-            kvo_trackers_add(-1)
+            SwiftRuntime.addTrackers(-1)
             _ = context._withUnsafeGuaranteedRef { $0.swapTracker(previous) }
         }
         return try body()
@@ -261,8 +260,8 @@ extension AccessTracker {
 /// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
 /// observing inside `withObservationTracking` adds nothing to what that closure depends on.
 func untracked<Result>(_ body: () -> Result) -> Result {
-    kvo_library_reads_add(1)
-    defer { kvo_library_reads_add(-1) }
+    SwiftRuntime.addLibraryReads(1)
+    defer { SwiftRuntime.addLibraryReads(-1) }
     guard ThreadContext.isTracking else { return body() }
     let context = ThreadContext.current
     let tracker = context.swapTracker(nil)
