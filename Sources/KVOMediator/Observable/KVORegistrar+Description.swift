@@ -17,19 +17,3 @@ extension KVORegistrar {
         }
     }
 }
-
-extension KVORegistrar {
-    /// How many entries a registrar scans before it indexes its `@Observed` properties (for tests).
-    static var fieldIndexThresholdForTests: Int { State.fieldIndexThreshold }
-
-    /// How many registrations depend on this object, over all slots (for tests and descriptions).
-    var registrationCount: Int {
-        withState { $0.registrationCount }
-    }
-}
-
-extension KVORegistrar.State {
-    var registrationCount: Int {
-        slots.reduce(lifetimeInfos.count + (firstSlot?.infos.count ?? 0)) { $0 + $1.infos.count }
-    }
-}

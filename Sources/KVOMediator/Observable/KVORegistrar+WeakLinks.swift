@@ -16,9 +16,4 @@ extension KVORegistrar {
         }
         _ = removed  // released here, outside the lock
     }
-
-    /// How many weak properties hold this object (for tests).
-    var weakLinkCount: Int {
-        withWeakLinks { $0.count }
-    }
 }
