@@ -46,15 +46,16 @@ extension KeyValueObservable {
         ofComponent name: Substring,
         in type: AnyObject.Type,
         object: AnyObject?
-    ) -> (declared: Any.Type, value: Any?)? {
+    ) -> (declared: Any.Type, value: Any?, keyPath: AnyKeyPath?)? {
         let observableType = type as? any KeyValueObservable.Type
         if let keyPath = observableType?.keyPath(forKey: String(name)) {
-            let value = object.flatMap { object in untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }
+            let value = object.flatMap { object in
+                untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }
             }
-            return (Swift.type(of: keyPath).valueType, value.flatMap(flattened))
+            return (Swift.type(of: keyPath).valueType, value.flatMap(flattened), keyPath)
         }
         guard let field = ObservedFields.field(named: name, in: type) else { return nil }
-        return (field.storage.valueType, object.flatMap { flattened(field.value(in: $0)) })
+        return (field.storage.valueType, object.flatMap { flattened(field.value(in: $0)) }, nil)
     }
 
     /// Checks a string key path against the declared types of this object's `@Observed` properties,
@@ -92,6 +93,9 @@ extension KeyValueObservable {
                 (found, currentType) = (own, type(of: current))
             }
             guard let found else { throw KVOError.unknownKey(name, in: currentType, path: path, root: rootName) }
+            if let named = found.keyPath, !isType(currentType, orSubclassOf: type(of: named).rootType) {
+                throw KVOError.misnamedKeyPath(name, named: named, in: currentType, path: path, root: rootName)
+            }
             if index == names.count - 1 { return }
             let declared = unwrapped(found.declared)
             let value = found.value
@@ -123,6 +127,25 @@ extension KeyValueObservable {
 }
 
 extension KVOError {
+    /// A class names, for a string key path's component, a key path that does not start at it.
+    static func misnamedKeyPath(
+        _ name: Substring,
+        named keyPath: AnyKeyPath,
+        in type: AnyObject.Type,
+        path: String,
+        root: String
+    ) -> KVOError {
+        let keyPathRoot = String(describing: Swift.type(of: keyPath).rootType)
+        return KVOError(
+            reason: .unknownKey(String(name)),
+            keyPath: path,
+            typeName: root,
+            message: "KVOMediator: \(type).keyPath(forKey: \"\(name.prefix(200))\") names a key path of \(keyPathRoot), "
+                + "not of \(type) (in key path \"\(path.prefix(200))\" of \(root)). Return a key path that starts at "
+                + "\(type) or a class it inherits from, such as \\\(type).\(name.prefix(200)), or nil."
+        )
+    }
+
     /// A string key path names a property `type` does not have (observable): lists the ones it has. The
     /// error's `typeName` is `root`, where the path starts; its message names `type`, where the lookup failed.
     static func unknownKey(_ name: Substring, in type: AnyObject.Type, path: String, root: String) -> KVOError {

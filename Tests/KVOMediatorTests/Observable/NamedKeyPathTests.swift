@@ -78,4 +78,21 @@ import Testing
         #expect(gauge.value == 100)
         #expect(gauge[kvoKeyPath: "value"] as? Int == 0)
     }
+
+    @Test func aNamedKeyPathOfAnotherClassIsAnErrorThatSaysSo() {
+        let gauge = MisnamingGauge()
+        let observer = TestObserver()
+        let error = #expect(throws: KVOError.self) {
+            try observer.kvoController.observe(gauge, keyPath: "count") { _, _, _ in }
+        }
+        #expect(error?.reason == .unknownKey("count"))
+        #expect(error?.typeName == "MisnamingGauge")
+        #expect(
+            error?.message
+                == "KVOMediator: MisnamingGauge.keyPath(forKey: \"count\") names a key path of ChainedLabel, not of "
+                + "MisnamingGauge (in key path \"count\" of MisnamingGauge). Return a key path that starts at "
+                + "MisnamingGauge or a class it inherits from, such as \\MisnamingGauge.count, or nil."
+        )
+        #expect(observer.kvoController.observationCount == 0)
+    }
 }

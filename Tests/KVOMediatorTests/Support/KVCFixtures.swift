@@ -75,3 +75,13 @@ final class GaugePanel: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var gauge: NamedGauge?
 }
+
+/// Names, for "count", a key path of another class: a mistake string key paths report.
+final class MisnamingGauge: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var count = 0
+
+    static func keyPath(forKey key: String) -> AnyKeyPath? {
+        key == "count" ? \ChainedLabel.count : nil
+    }
+}
