@@ -140,8 +140,8 @@ extension KVOError {
             reason: .unknownKey(String(name)),
             keyPath: path,
             typeName: root,
-            message: "KVOMediator: \(type).keyPath(forKey: \"\(name.prefix(200))\") names a key path of \(keyPathRoot), "
-                + "not of \(type) (in key path \"\(path.prefix(200))\" of \(root)). Return a key path that starts at "
+            message: "KVOMediator: \(type).keyPath(forKey: \"\(name.prefix(200))\") names a key path of "
+                + "\(keyPathRoot), not of \(type) (in key path \"\(path.prefix(200))\" of \(root)). Return a key path that starts at "
                 + "\(type) or a class it inherits from, such as \\\(type).\(name.prefix(200)), or nil."
         )
     }
