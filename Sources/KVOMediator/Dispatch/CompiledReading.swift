@@ -26,11 +26,11 @@ extension TypedKVOInfo {
     /// reading, if it keeps one, else through the key-path runtime.
     func read(_ object: Object) -> Value {
         switch readerKind {
-        case 0:
+        case .typed:
             if let reading = extras?.reading { return Self.read(object, by: reading) }
             return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
-        case 1: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
-        default:
+        case .partial: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
+        case .flattening:
             let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
             return (object[keyPath: flattening] ?? (Any?.none as Any)) as! Value
         }

@@ -215,7 +215,7 @@ extension KVOInfo {
             return stringKeyPath.utf8.count(where: { $0 == UInt8(ascii: ".") }) + 1 == accesses.count
                 && accesses.allSatisfy { $0.wrapped == nil }
         }
-        guard readerKind != 2, accesses.allSatisfy({ $0.wrapped != nil }) else { return false }
+        guard readerKind != .flattening, accesses.allSatisfy({ $0.wrapped != nil }) else { return false }
         // One link: the key path is that very property (the same property through a subclass's key
         // path, or a computed property reading it, is not known to be it).
         if accesses.count == 1 { return sameKeyPath(accesses[0].wrapped, keyPath) }

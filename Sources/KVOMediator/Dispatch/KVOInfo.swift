@@ -75,13 +75,13 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         options: KVOOptions,
         object: __shared some KeyValueObservable,
         owner: __shared AnyObject?,
-        readerKind: UInt8,
+        readerKind: ReaderKind,
         rootDeclares: Bool,
         box: __shared _DeliveryBox
     ) {
         self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
-        self.kindBits = readerKind | (rootDeclares ? Self.rootDeclaresBit : 0)
+        self.kindBits = readerKind.rawValue | (rootDeclares ? Self.rootDeclaresBit : 0)
         self.object = ObjectPin(object)
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)
@@ -100,9 +100,19 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
 
     private static let rootDeclaresBit: UInt8 = 0b100
 
-    /// How the subclass reads the key path (its meaning is the subclass's).
-    final var readerKind: UInt8 {
-        kindBits & 0b11
+    /// How a registration reads its key path: what its key path object is.
+    enum ReaderKind: UInt8 {
+        /// A `KeyPath<Object, Value>`: its value is the key path's own.
+        case typed = 0
+        /// A `PartialKeyPath<Object>` (of a `keyPaths:` registration): its value is boxed as `Any`.
+        case partial = 1
+        /// A string key path's `KeyPath<Object, Any?>`: its value is out of its optionals.
+        case flattening = 2
+    }
+
+    /// How the registration reads its key path.
+    final var readerKind: ReaderKind {
+        ReaderKind(rawValue: kindBits & 0b11).unsafelyUnwrapped
     }
 
     /// Whether the observed object's class declares key paths affecting the observed key path
@@ -159,7 +169,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @inline(__always)
     final func takesValues(ofSlot key: UInt) -> Bool {
         // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        isDirect || (key != 0 && readerKind != 2 && leaf.load(ordering: .relaxed) == key)
+        isDirect || (key != 0 && readerKind != .flattening && leaf.load(ordering: .relaxed) == key)
     }
 
     /// ``takesValues(ofSlot:)`` for the `@Observed` property at `field` of `registrar`, whose key is

@@ -39,7 +39,7 @@ extension TypedKVOInfo {
     /// `leafKey` is the registration's leaf (``KVOInfo/leaf``), a slot's key: the chain's leaf is known.
     func changeThroughLink(_ link: LinkChange, leafKey: UInt, store: () -> Void) -> Bool {
         // A typed key path; a prior record wants the old value before the set: the evaluation path sends it.
-        guard readerKind == 0, !options.contains(.prior), Self.holdsObject(link) else { return false }
+        guard readerKind == .typed, !options.contains(.prior), Self.holdsObject(link) else { return false }
         return withUnsafeTemporaryAllocation(of: LinkStep.self, capacity: Self.maximumTail) { buffer in
             let steps = buffer.baseAddress!
             let count = tail(after: link, leafKey: leafKey, into: steps)

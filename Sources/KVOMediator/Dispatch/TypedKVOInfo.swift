@@ -35,11 +35,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         box: __shared _DeliveryBox,
         onObjectDeinit: (() -> Void)? = nil
     ) {
-        let kind: UInt8 =
+        let kind: ReaderKind =
             switch reader {
-            case .typed: 0
-            case .partial: 1
-            case .flattening: 2
+            case .typed: .typed
+            case .partial: .partial
+            case .flattening: .flattening
             }
         let keyPath = reader.keyPath
         let directField = Self.knownField(of: reader, on: object)
@@ -72,7 +72,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
-        readerKind == 0 ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
+        readerKind == .typed ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
     }
 
     /// The observed object (see `KVOInfo.loadObject()`).

@@ -52,19 +52,19 @@ extension AccessTracker {
 
     /// Ends matching: the reads matched so far are recorded (as reads of the dependencies they matched,
     /// which stay subscribed), unless the dependencies changed since they were copied; then `matched` is
-    /// -2 and the caller evaluates again.
+    /// ``AccessTracker/mustRecordAgain`` and the caller evaluates again.
     func stopExpecting() {
         let count = matched
-        matched = -1
+        matched = Self.stoppedMatching
         guard count > 0, let registration else { return }
         let recorded = registration._withUnsafeGuaranteedRef { info in
             info.recordListed(expected, count: count, since: expectedSince) { accesses.append($0) }
         }
-        if !recorded { matched = -2 }
+        if !recorded { matched = Self.mustRecordAgain }
     }
 
     /// Whether the reads could not all be recorded (see `stopExpecting`): the caller evaluates again.
-    var mustEvaluateAgain: Bool { matched == -2 }
+    var mustEvaluateAgain: Bool { matched == Self.mustRecordAgain }
 
     /// A read of `field` of `registrar`, compared with the reads expected.
     @inline(__always)

@@ -81,9 +81,14 @@ final class AccessTracker {
     /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
     /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.
     @exclusivity(unchecked) var remembered: (registration: UnsafeMutableRawPointer, ticket: UInt16, count: Int)?
-    /// How many of `expected` were read, in order; -1 once a read was not the one expected, -2 if then the
-    /// reads matched could not be recorded (the evaluation must be done again).
+    /// How many of `expected` were read, in order; ``stoppedMatching`` once a read was not the one
+    /// expected, ``mustRecordAgain`` if then the reads matched could not be recorded (the evaluation
+    /// must be done again).
     @exclusivity(unchecked) var matched = 0
+    /// `matched` once a read was not the one expected (the reads matched so far are recorded).
+    @inline(__always) static var stoppedMatching: Int { -1 }
+    /// `matched` once the reads matched could not be recorded: the evaluation is done again.
+    @inline(__always) static var mustRecordAgain: Int { -2 }
     /// `@Observed` properties, as their object's class and field, whose class declares no key paths
     /// affecting them (``KeyValueObservable/keyPathsAffectingValue(for:)``), as found by this tracker: the
     /// last few found, kept while it is recycled (it is its thread's spare: `reused(subscribing:)`), so
