@@ -69,7 +69,7 @@ extension TypedKVOInfo {
         withUnsafeMutablePointer(to: &keyPath) { reading(nil, UnsafeMutableRawPointer($0)) }
         let typed = unsafeDowncast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
         self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
-        guard leaf.load(ordering: .relaxed) & Self.directFieldMark == 0, Self.fitsReadingRoom else { return }
+        guard leafWord.directField == nil, Self.fitsReadingRoom else { return }
         extras(creating: true)?.reading = reading
     }
 

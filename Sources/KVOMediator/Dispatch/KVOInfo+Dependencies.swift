@@ -52,7 +52,7 @@ extension KVOInfo {
     final func prune(
         keeping accesses: [Access],
         ticket: UInt16,
-        leafKey: UInt = 0,
+        leafKey: LeafWord = .none,
         underLock: (_ applied: Bool) -> Void = { _ in }
     ) {
         let lock = StripedLocks.lock(for: self)
@@ -62,7 +62,7 @@ extension KVOInfo {
             // The common case: the evaluation read what the last one did (each read subscribed
             // already, finding it listed), so only the ticket and what it read last move on.
             appliedTicket = ticket
-            if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
+            if leafWord != leafKey { setLeafWord(leafKey) }
             underLock(true)
         } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
@@ -90,7 +90,7 @@ extension KVOInfo {
             if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
                 rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
-            if leaf.load(ordering: .relaxed) != leafKey { leaf.store(leafKey, ordering: .relaxed) }
+            if leafWord != leafKey { setLeafWord(leafKey) }
             underLock(true)
         } else {
             underLock(false)
@@ -155,39 +155,26 @@ extension KVOInfo {
     /// (``ChainShapeCache``): see ``readsChain(_:)``.
     ///
     /// A shape whose types show it is no chain is remembered in ``KVOInfo/leaf`` itself
-    /// (``noChainKey(_:)``): a computed property's next evaluation, reading the same, then answers at
+    /// (``LeafWord/noChain(shape:)``): a computed property's next evaluation, reading the same, then answers at
     /// once (the shared cache's lock and lookup cost about 300 instructions).
-    final func leafKey(of accesses: [Access]) -> UInt {
-        guard let last = accesses.indices.last, case .field(let field) = accesses[last].slot else { return 0 }
+    final func leafKey(of accesses: [Access]) -> LeafWord {
+        guard let last = accesses.indices.last, case .field(let field) = accesses[last].slot else { return .none }
         guard stringKeyPath == nil else {
-            return readsChain(accesses) ? KVOInfo.leafKey(accesses[last].registrar, field: field) : 0
+            return readsChain(accesses) ? .slot(accesses[last].registrar, field: field) : .none
         }
         let shape = ChainShapeCache.shape(of: accesses)
-        let noChain = KVOInfo.noChainKey(shape)
-        if leaf.load(ordering: .relaxed) == noChain { return noChain }
+        let noChain = LeafWord.noChain(shape: shape)
+        if leafWord == noChain { return noChain }
         if isChain(reading: accesses, shape: shape) {
-            return KVOInfo.leafKey(accesses[last].registrar, field: field)
+            return .slot(accesses[last].registrar, field: field)
         }
-        // (Only the types' answer is remembered: a value's may differ in another evaluation.)
-        return readsChain(accesses) ? 0 : noChain
+        // (A chain by its own reads that the cache holds to be none, its leaf changing: not remembered.)
+        return readsChain(accesses) ? .none : noChain
     }
 
-    /// What ``KVOInfo/leaf`` holds for no leaf, once the properties read (their `shape`) are known by
-    /// their types to be no chain of this key path. It is no slot's key: a key's bit 16 is the
-    /// registrar's address's bit 0, which is 0 (objects are 16-byte aligned).
-    static func noChainKey(_ shape: UInt) -> UInt {
-        shape | 1 &<< 16
-    }
-
-    /// Whether `key`, a value of ``KVOInfo/leaf``, is a ``noChainKey(_:)``.
-    @inline(__always)
-    static func isNoChainKey(_ key: UInt) -> Bool {
-        key & (1 &<< 16) != 0
-    }
-
-    /// Whether the last evaluation found no chain (``KVOInfo/leaf`` holds a ``noChainKey(_:)``).
+    /// Whether the last evaluation found no chain (``KVOInfo/leaf`` holds a ``LeafWord/noChain(shape:)``).
     final var foundNoChain: Bool {
-        KVOInfo.isNoChainKey(leaf.load(ordering: .relaxed))
+        leafWord.isNoChain
     }
 
     /// Whether the key path is a chain when it reads `accesses` (per key path object, in

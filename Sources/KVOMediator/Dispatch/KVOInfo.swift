@@ -40,13 +40,13 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
     let owner: ObjectPin<AnyObject>?
-    /// The slot whose value is this registration's value, when its key path is a chain of `@Observed`
-    /// properties whose links are all there (``leafKey(_:field:)``; 0 for none). A set of that slot
-    /// is then delivered from the setter's own old and new values, as a direct registration's is:
-    /// nothing is re-read and nothing re-subscribed, since the links before it did not change; and a
-    /// collection mutation of it delivers its kind and indexes. Written by the newest evaluation.
-    /// Until the registration starts, it may hold `TypedKVOInfo.directFieldMark` and a field instead
-    /// (no setter reaches a registration before it starts).
+    /// A ``LeafWord`` (read and written as one through ``leafWord``): the slot whose value is this
+    /// registration's value, when its key path is a chain of `@Observed` properties whose links are all
+    /// there; a set of that slot is then delivered from the setter's own old and new values, as a direct
+    /// registration's is: nothing is re-read and nothing re-subscribed, since the links before it did not
+    /// change; and a collection mutation of it delivers its kind and indexes. Or none, or that the last
+    /// reads were no chain, or (no setter reaches a registration before it starts) its direct field.
+    /// Written by the newest evaluation.
     let leaf = Atomic<UInt>(0)
     /// What few registrations need (see `Extras`); nil for most.
     @exclusivity(unchecked) var extras: Extras?
@@ -155,35 +155,26 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         return object.load()
     }
 
-    /// Identifies a slot of a registrar in one word, for ``leaf``: the registrar's address and the
-    /// field's offset (0, which is no slot, for offsets that do not fit).
+    /// Whether a set of the slot `key` (``LeafWord/slot(_:field:)``) is delivered from the setter's
+    /// values: the slot is this registration's direct property or the leaf of its chain.
     @inline(__always)
-    static func leafKey(_ registrar: KVORegistrar, field: Int) -> UInt {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(registrar).toOpaque())
-        guard UInt(bitPattern: field) < 0x1_0000, address < (1 &<< 48) else { return 0 }
-        return address &<< 16 | UInt(bitPattern: field)
-    }
-
-    /// Whether a set of the slot `key` (``leafKey(_:field:)``) is delivered from the setter's values:
-    /// the slot is this registration's direct property or the leaf of its chain.
-    @inline(__always)
-    final func takesValues(ofSlot key: UInt) -> Bool {
+    final func takesValues(ofSlot key: LeafWord) -> Bool {
         // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        isDirect || (key != 0 && readerKind != .flattening && leaf.load(ordering: .relaxed) == key)
+        isDirect || (!key.isNone && readerKind != .flattening && leafWord == key)
     }
 
     /// ``takesValues(ofSlot:)`` for the `@Observed` property at `field` of `registrar`, whose key is
     /// made only for a registration that is not direct.
     @inline(__always)
     final func takesValues(ofField field: Int, of registrar: KVORegistrar) -> Bool {
-        isDirect || takesValues(ofSlot: KVOInfo.leafKey(registrar, field: field))
+        isDirect || takesValues(ofSlot: .slot(registrar, field: field))
     }
 
     /// Whether the value of the slot `key` is this registration's value: it is its direct property or
     /// the leaf of its chain, whatever its form.
     @inline(__always)
-    final func observesValue(ofSlot key: UInt) -> Bool {
-        isDirect || (key != 0 && leaf.load(ordering: .relaxed) == key)
+    final func observesValue(ofSlot key: LeafWord) -> Bool {
+        isDirect || (!key.isNone && leafWord == key)
     }
 
     /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and

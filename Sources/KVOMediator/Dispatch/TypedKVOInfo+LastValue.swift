@@ -5,7 +5,7 @@
 /// Kept for registrations that want old values (and no prior records, which are sent before the set),
 /// of a type with no references (numbers, flags, structs of them: `_isPOD`), so that holding it keeps
 /// no object alive; other values are read before each change. Used while the registration's last
-/// evaluation found no chain (``KVOInfo/noChainKey(_:)``): every change of such a registration is
+/// evaluation found no chain (``LeafWord/noChain(shape:)``): every change of such a registration is
 /// evaluated, so the value kept is the last one delivered. (A chain's leaf changes are delivered from
 /// the setter's values, without an evaluation.)
 ///

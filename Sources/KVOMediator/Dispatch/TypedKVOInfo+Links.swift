@@ -37,7 +37,7 @@ extension TypedKVOInfo {
     /// Delivers a set of one of this chain's links (not its leaf) by following the new link, and returns
     /// true; or returns false, having done nothing, when this path does not apply. See above.
     /// `leafKey` is the registration's leaf (``KVOInfo/leaf``), a slot's key: the chain's leaf is known.
-    func changeThroughLink(_ link: LinkChange, leafKey: UInt, store: () -> Void) -> Bool {
+    func changeThroughLink(_ link: LinkChange, leafKey: LeafWord, store: () -> Void) -> Bool {
         // A typed key path; a prior record wants the old value before the set: the evaluation path sends it.
         guard readerKind == .typed, !options.contains(.prior), Self.holdsObject(link) else { return false }
         return withUnsafeTemporaryAllocation(of: LinkStep.self, capacity: Self.maximumTail) { buffer in
@@ -96,7 +96,7 @@ extension TypedKVOInfo {
     /// `leafKey`, with the changed slot one of its links but the last, each link of another object.
     /// (A chain through one object twice, `\.next?.next?.value` on a node that is its own next, lists
     /// the repeated read once: its dependencies are not its links one for one, and it is evaluated.)
-    private func tail(after link: LinkChange, leafKey: UInt, into steps: UnsafeMutablePointer<LinkStep>) -> Int {
+    private func tail(after link: LinkChange, leafKey: LeafWord, into steps: UnsafeMutablePointer<LinkStep>) -> Int {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
@@ -121,7 +121,7 @@ extension TypedKVOInfo {
             for earlier in 0..<index where dependencies[earlier].registrar.toOpaque() == registrar { return 0 }
         }
         let last = dependencies[dependencies.count - 1].registrar
-        return last._withUnsafeGuaranteedRef { KVOInfo.leafKey($0, field: steps[count - 1].field) } == leafKey
+        return last._withUnsafeGuaranteedRef { LeafWord.slot($0, field: steps[count - 1].field) } == leafKey
             ? count : 0
     }
 
@@ -281,9 +281,9 @@ extension KVOInfo {
         }
         let last = steps[count - 1]
         let leafKey = Unmanaged<KVORegistrar>.fromOpaque(last.newRegistrar!)._withUnsafeGuaranteedRef {
-            KVOInfo.leafKey($0, field: last.field)
+            LeafWord.slot($0, field: last.field)
         }
-        leaf.store(leafKey, ordering: .relaxed)
+        setLeafWord(leafKey)
         return true
     }
 }

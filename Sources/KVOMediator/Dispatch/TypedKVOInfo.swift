@@ -57,7 +57,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
         // before any other thread can see the registration.
         if let field = directField {
-            leaf.store(Self.directFieldMark | UInt(bitPattern: field), ordering: .relaxed)
+            setLeafWord(.directField(field))
         } else if Self.keepsLastValue(options: options) {
             extras = LastValue()
         }
@@ -97,10 +97,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
     ///   `.initial` record, say); without it, a cached key path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
-        let mark = leaf.load(ordering: .relaxed)
-        if mark & Self.directFieldMark != 0, let typed = typedKeyPath {
-            leaf.store(0, ordering: .relaxed)
-            start(on: object, field: Int(bitPattern: mark & ~Self.directFieldMark), keyPath: typed)
+        if let field = leafWord.directField, let typed = typedKeyPath {
+            setLeafWord(.none)
+            start(on: object, field: field, keyPath: typed)
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
         }
@@ -132,11 +131,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         markStarted()
         reading?(value)
     }
-
-    /// Marks `leaf`, until the registration starts, as holding the storage offset of the `@Observed`
-    /// property its key path is known to be (``DirectSlotCache``, looked up when it is made). No slot's
-    /// key has this bit (a registrar's address is below 2^48).
-    static var directFieldMark: UInt { 1 &<< 63 }
 
     /// Starts a registration whose key path is known to be the `@Observed` property stored at `field`
     /// (``DirectSlotCache``): subscribes to it, with no evaluation under tracking.
@@ -275,8 +269,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return store()
         }
         // (A known leaf first, inline: a computed property's registration, say, has none.)
-        let leafKey = leaf.load(ordering: .relaxed)
-        if leafKey != 0, !KVOInfo.isNoChainKey(leafKey), changeThroughLink(link, leafKey: leafKey, store: store) {
+        let leafKey = leafWord
+        if leafKey.isSlot, changeThroughLink(link, leafKey: leafKey, store: store) {
             return
         }
         evaluateAround(store: store)

@@ -10,19 +10,20 @@ extension KVORegistrar {
     /// indexes and elements: the property itself (also with custom storage, or with declared
     /// dependencies), or a chain or string key path ending at it (`slotKey`, ``collectionSlotKey(of:type:)``).
     /// A registration that wants whole values (a value stream) re-reads instead.
-    func takesCollectionKind(_ info: KVOInfo, keyPath: AnyKeyPath, slotKey: UInt) -> Bool {
+    func takesCollectionKind(_ info: KVOInfo, keyPath: AnyKeyPath, slotKey: LeafWord) -> Bool {
         guard !info.wantsWholeValues else { return false }
         if info.isDirect { return sameKeyPath(info.keyPath, keyPath) }
         return info.observesValue(ofSlot: slotKey) || sameKeyPath(info.keyPath, keyPath)
     }
 
-    /// The slot key (``KVOInfo/leafKey(_:field:)``) of the collection `accesses` read, when they are one
-    /// read of an `@Observed` property of the collection's type; 0 otherwise (custom storage, say).
-    func collectionSlotKey<Collection>(of accesses: [Access], type: Collection.Type) -> UInt {
+    /// The slot (``LeafWord/slot(_:field:)``) of the collection `accesses` read, when they are one
+    /// read of an `@Observed` property of the collection's type; ``LeafWord/none`` otherwise (custom
+    /// storage, say).
+    func collectionSlotKey<Collection>(of accesses: [Access], type: Collection.Type) -> LeafWord {
         guard accesses.count == 1, case .field(let field) = accesses[0].slot, let wrapped = accesses[0].wrapped,
             Swift.type(of: wrapped).valueType == Collection.self
-        else { return 0 }
-        return KVOInfo.leafKey(self, field: field)
+        else { return .none }
+        return .slot(self, field: field)
     }
 
     /// Before a collection change announced by hand: prior records with the kind, indexes and removed

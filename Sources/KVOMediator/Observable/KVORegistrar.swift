@@ -273,7 +273,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         let infos = state.entry(at: index).infos
         spinLock.unlock()
         if infos.isEmpty { return store() }
-        let slotKey = KVOInfo.leafKey(self, field: field)
+        let slotKey = LeafWord.slot(self, field: field)
         let captured = announceBefore(to: infos) { info in
             guard info.takesValues(ofSlot: slotKey) else { return false }
             info.priorDirect(object: object, oldValue: oldValue, type: type)
