@@ -111,8 +111,20 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     }
 
     /// How the registration reads its key path.
+    @inline(__always)
     final var readerKind: ReaderKind {
-        ReaderKind(rawValue: kindBits & 0b11).unsafelyUnwrapped
+        switch kindBits & 0b11 {
+        case ReaderKind.typed.rawValue: .typed
+        case ReaderKind.partial.rawValue: .partial
+        default: .flattening
+        }
+    }
+
+    /// Whether the registration reads a string key path's flattened value (``ReaderKind/flattening``):
+    /// asked on each set of a slot, so one compare of the kind's bits.
+    @inline(__always)
+    final var readsFlattened: Bool {
+        kindBits & 0b11 == ReaderKind.flattening.rawValue
     }
 
     /// Whether the observed object's class declares key paths affecting the observed key path
@@ -160,7 +172,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @inline(__always)
     final func takesValues(ofSlot key: LeafWord) -> Bool {
         // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        isDirect || (!key.isNone && readerKind != .flattening && leafWord == key)
+        isDirect || (!key.isNone && !readsFlattened && leafWord == key)
     }
 
     /// ``takesValues(ofSlot:)`` for the `@Observed` property at `field` of `registrar`, whose key is

@@ -57,7 +57,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
         // before any other thread can see the registration.
         if let field = directField {
-            setLeafWord(.directField(field))
+            // (Stored in place: a method call on `self` here retains it.)
+            leaf.store(LeafWord.directField(field).bits, ordering: .relaxed)
         } else if Self.keepsLastValue(options: options) {
             extras = LastValue()
         }
