@@ -47,49 +47,29 @@ extension KeyValueObservable {
         var holder: any KeyValueObservable = self
         for (index, name) in names.enumerated() {
             let isLast = index == names.count - 1
-            let link: Any?
-            let linkType: Any.Type
-            if let keyPath = type(of: holder).keyPath(forKey: String(name)) {
-                guard !isLast else {
-                    guard let writable = keyPath as? any WritableByName else {
-                        throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
-                    }
-                    guard writable.set(value, on: holder) else {
-                        throw KVOError.typeMismatch(
-                            setting: value,
-                            path: path,
-                            root: type(of: self),
-                            holder: type(of: holder),
-                            name: name,
-                            declared: Swift.type(of: keyPath).valueType
-                        )
-                    }
-                    return
-                }
-                link = untracked { holder[keyPath: keyPath] }.flatMap(flattened)
-                linkType = Swift.type(of: keyPath).valueType
-            } else {
-                guard let field = ObservedFields.field(named: name, in: type(of: holder)) else {
-                    // An unknown or empty name: the checks of string observation say which.
-                    try validateKeyPath(path)
-                    throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
-                }
-                guard !isLast else {
-                    guard field.set(value, in: holder) else {
-                        throw KVOError.typeMismatch(
-                            setting: value,
-                            path: path,
-                            root: type(of: self),
-                            holder: type(of: holder),
-                            name: field.name,
-                            declared: field.storage.valueType
-                        )
-                    }
-                    return
-                }
-                link = flattened(field.value(in: holder))
-                linkType = field.storage.valueType
+            guard let component = StringComponent.find(name, in: type(of: holder)) else {
+                // An unknown or empty name: the checks of string observation say which.
+                try validateKeyPath(path)
+                throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
             }
+            guard !isLast else {
+                guard let wasSet = component.set(value, in: holder) else {
+                    throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
+                }
+                guard wasSet else {
+                    throw KVOError.typeMismatch(
+                        setting: value,
+                        path: path,
+                        root: type(of: self),
+                        holder: type(of: holder),
+                        name: name,
+                        declared: component.declaredType
+                    )
+                }
+                return
+            }
+            let link = component.value(in: holder)
+            let linkType = component.declaredType
             guard let link else {
                 // A misspelt name past the nil link is reported as such first.
                 try validateKeyPath(path)

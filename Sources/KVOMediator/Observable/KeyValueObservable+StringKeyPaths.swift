@@ -39,23 +39,16 @@ extension KeyValueObservable {
         return flattened(field.value(in: self))
     }
 
-    /// What the string key path component `name` of objects of `type` is declared as: the value type of
-    /// the key path the class names for it, or of the `@Observed` property of that name; and its value in
-    /// `object` (nil if there is none, or it is nil), read as the library's own read.
+    /// What the string key path component `name` of objects of `type` is declared as, its value in
+    /// `object` (nil if there is none, or it is nil), and the key path the class names for it, if any.
     static func declaration(
         ofComponent name: Substring,
         in type: AnyObject.Type,
         object: AnyObject?
     ) -> (declared: Any.Type, value: Any?, keyPath: AnyKeyPath?)? {
-        let observableType = type as? any KeyValueObservable.Type
-        if let keyPath = observableType?.keyPath(forKey: String(name)) {
-            let value = object.flatMap { object in
-                untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }
-            }
-            return (Swift.type(of: keyPath).valueType, value.flatMap(flattened), keyPath)
-        }
-        guard let field = ObservedFields.field(named: name, in: type) else { return nil }
-        return (field.storage.valueType, object.flatMap { flattened(field.value(in: $0)) }, nil)
+        guard let component = StringComponent.find(name, in: type) else { return nil }
+        let keyPath: AnyKeyPath? = if case .named(let named) = component { named } else { nil }
+        return (component.declaredType, object.flatMap(component.value(in:)), keyPath)
     }
 
     /// Checks a string key path against the declared types of this object's `@Observed` properties,
@@ -160,5 +153,47 @@ extension KVOError {
                 + (valid.isEmpty ? "none" : valid)
                 + ". Only @Observed properties can be named in string key paths."
         )
+    }
+}
+
+/// One component of a string key path on a class: the key path the class names for it
+/// (``KeyValueObservable/keyPath(forKey:)``), or else the `@Observed` property of that name.
+enum StringComponent {
+    case named(AnyKeyPath)
+    case field(ObservedField)
+
+    /// The component `name` of objects of `type`, if it names one.
+    static func find(_ name: Substring, in type: AnyObject.Type) -> StringComponent? {
+        if let keyPath = (type as? any KeyValueObservable.Type)?.keyPath(forKey: String(name)) {
+            return .named(keyPath)
+        }
+        return ObservedFields.field(named: name, in: type).map(StringComponent.field)
+    }
+
+    /// The type the component is declared as (its key path's value type, or its property's).
+    var declaredType: Any.Type {
+        switch self {
+        case .named(let keyPath): type(of: keyPath).valueType
+        case .field(let field): field.storage.valueType
+        }
+    }
+
+    /// The value in `object`, out of its optionals (nil if it is nil), read as one of the library's own
+    /// reads: not reported to an observation being set up or to Swift's Observation.
+    func value(in object: AnyObject) -> Any? {
+        switch self {
+        case .named(let keyPath):
+            untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }.flatMap(flattened)
+        case .field(let field): flattened(field.value(in: object))
+        }
+    }
+
+    /// Sets the component of `object` to `value` as its setter does: true if set; false, with nothing
+    /// set, when `value` is not of its type; nil when the class names a read-only key path for it.
+    func set(_ value: Any?, in object: some KeyValueObservable) -> Bool? {
+        switch self {
+        case .named(let keyPath): (keyPath as? any WritableByName)?.set(value, on: object)
+        case .field(let field): field.set(value, in: object)
+        }
     }
 }
