@@ -168,7 +168,7 @@ extension KVOInfo {
         if isChain(reading: accesses, shape: shape) {
             return .slot(accesses[last].registrar, field: field)
         }
-        // (A chain by its own reads that the cache holds to be none, its leaf changing: not remembered.)
+        // (Reads of a chain that the cache holds to be none, seen ending at another property: asked again.)
         return readsChain(accesses) ? .none : noChain
     }
 

@@ -277,8 +277,3 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         evaluateAround(store: store)
     }
 }
-
-/// The value at `keyPath` of `object`, boxed (nil if the key path is not of the object's class).
-private func boxedValue<Root: AnyObject>(at keyPath: AnyKeyPath, of object: Root) -> Any? {
-    object[keyPath: keyPath]
-}

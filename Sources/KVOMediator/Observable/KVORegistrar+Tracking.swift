@@ -60,8 +60,7 @@ extension KVORegistrar {
                 registrar: self,
                 slot: .field(field),
                 wrapped: keyPath,
-                objectType: type(of: object),
-                object: object
+                objectType: type(of: object)
             )
             if tracker.record(access) { tracker.readDeclared(affecting: { keyPath }, field: field, of: object) }
         }
@@ -74,7 +73,7 @@ extension KVORegistrar {
             // (Custom storage may hold its value weakly, as a protocol-typed delegate's does.)
             tracker.noteWeakLinkRead()
             verifyStored(in: object)
-            let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object), object: object)
+            let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object))
             if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }
         }
     }
@@ -85,7 +84,7 @@ extension KVORegistrar {
         ThreadContext.withCurrentTracker { tracker in
             if tracker.expectedRead(of: self, field: field) != .unexpected { return }
             verifyStored(in: object)
-            tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object), object: object))
+            tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))
         }
     }
 }

@@ -21,9 +21,6 @@ struct Access {
     var wrapped: AnyKeyPath? = nil
     /// The class of the object read, which names its fields.
     var objectType: AnyObject.Type? = nil
-    /// The object read (held while the evaluation's reads are), for checking that a chain's value is
-    /// its last link's.
-    var object: AnyObject? = nil
 }
 
 extension [Access] {
@@ -144,8 +141,7 @@ final class AccessTracker {
                     Access(
                         registrar: object.kvoRegistrar,
                         slot: .keyPath(affecting),
-                        objectType: type(of: object),
-                        object: object
+                        objectType: type(of: object)
                     )
                 )
             }
