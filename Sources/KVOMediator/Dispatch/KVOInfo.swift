@@ -151,6 +151,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The name the observed type gives the key path (``KeyValueObservable/keyPathName(for:)``).
     func declaredName() -> String? { nil }
 
+    /// For a registration of one `@Observed` property (``isDirect``), the property's name, from its slot.
+    func directName() -> String? { nil }
+
     /// The key path as people write it: the string it was made with, the type's own name for it, the
     /// chain of properties it follows, or what it reads.
     override final var keyPathName: String {

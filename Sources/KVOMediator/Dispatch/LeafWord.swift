@@ -58,6 +58,12 @@ struct LeafWord: Equatable {
     @inline(__always)
     var isSlot: Bool { bits != 0 && !isNoChain }
 
+    /// The field of a ``slot(_:field:)``, if it is one.
+    @inline(__always)
+    var slotField: Int? {
+        isSlot && directField == nil ? Int(bitPattern: bits & 0xFFFF) : nil
+    }
+
     /// The field of a ``directField(_:)``, if it is one.
     @inline(__always)
     var directField: Int? {

@@ -71,6 +71,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         Object.keyPathName(for: keyPath)
     }
 
+    override func directName() -> String? {
+        guard isDirect, let field = leafWord.slotField else { return nil }
+        return ObservedFields.name(at: field, in: Object.self)
+    }
+
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == .typed ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
@@ -99,7 +104,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ///   `.initial` record, say); without it, a cached key path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
         if let field = leafWord.directField, let typed = typedKeyPath {
-            setLeafWord(.none)
+            // Its slot, as an evaluation of a key path that is one property leaves it (and its name).
+            setLeafWord(.slot(object.kvoRegistrar, field: field))
             start(on: object, field: field, keyPath: typed)
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
@@ -120,6 +126,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             last.withValue { _ = $0.initializeMemory(as: Value.self, to: value) }
             last.isSet = true
         }
+        // A chain whole when it starts keeps its name for its records once a link is nil, or it ended.
+        if accesses.count > 1, leafKey.isSlot { learnChainName(from: accesses) }
         let root = object.kvoRegistrar
         if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
             if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,

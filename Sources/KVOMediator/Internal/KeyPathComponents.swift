@@ -14,8 +14,8 @@
 /// size out of bounds) makes it answer nil, which callers take as "not known to be a chain": the slow,
 /// always correct path.
 enum KeyPathComponents {
-    /// One property component: its kind and the word that identifies it (a computed property's ID, which
-    /// the runtime's own `==` compares, or a stored property's offset).
+    /// One property component: its kind and the word that identifies it, as the runtime's own `==`
+    /// compares them (a computed property's ID with its kind of ID, or a stored property's offset).
     struct Property: Equatable {
         let kind: UInt32
         let id: UInt
@@ -34,10 +34,14 @@ enum KeyPathComponents {
     private static let classKind: UInt32 = 3
     private static let optionalKind: UInt32 = 4
     private static let computedSettable: UInt32 = 0x0040_0000
+    /// A computed ID's kind (by stored property, by vtable offset): part of what identifies it.
+    private static let computedIDKindMask: UInt32 = 0x0030_0000
     private static let computedHasArguments: UInt32 = 0x0008_0000
     private static let computedIDResolutionMask: UInt32 = 0x0000_000F
-    private static let maximumInlineOffset: UInt32 = 0x00FF_FFFC
-    private static let outOfLineOffset: UInt32 = 0x00FF_FFFF
+    /// A stored component's payload: its offset (bit 23 says whether the property is mutable).
+    private static let storedOffsetMask: UInt32 = 0x007F_FFFF
+    private static let maximumInlineOffset: UInt32 = 0x007F_FFFC
+    private static let outOfLineOffset: UInt32 = 0x007F_FFFF
 
     /// The property components of `keyPath`, in order, without its optional chaining, wrapping and
     /// forcing; nil if its layout is not one this reader knows (see above).
@@ -59,9 +63,10 @@ enum KeyPathComponents {
                 case optionalKind:
                     break
                 case structKind, classKind:
-                    guard payload <= maximumInlineOffset || payload == outOfLineOffset else { return nil }
-                    var fieldOffset = UInt(payload)
-                    if payload == outOfLineOffset {
+                    let storedOffset = payload & storedOffsetMask
+                    guard storedOffset <= maximumInlineOffset || storedOffset == outOfLineOffset else { return nil }
+                    var fieldOffset = UInt(storedOffset)
+                    if storedOffset == outOfLineOffset {
                         guard offset + 4 <= size else { return nil }
                         fieldOffset = UInt(start.load(fromByteOffset: offset, as: UInt32.self))
                         offset += 4
@@ -75,7 +80,8 @@ enum KeyPathComponents {
                     offset = aligned(offset)
                     let words = payload & computedSettable != 0 ? 3 : 2
                     guard offset + words * wordSize <= size else { return nil }
-                    properties.append(Property(kind: kind, id: start.load(fromByteOffset: offset, as: UInt.self)))
+                    let id = start.load(fromByteOffset: offset, as: UInt.self)
+                    properties.append(Property(kind: componentHeader & (kindMask | computedIDKindMask), id: id))
                     offset += words * wordSize
                 default:
                     return nil

@@ -31,6 +31,9 @@ extension KeyValueObservable {
     /// the `@Observed` property of that name, whose read is reported here. Nil when nil or unknown.
     func value(ofComponent name: Substring) -> Any? {
         if let keyPath = Self.keyPath(forKey: String(name)) {
+            // Reported as the typed key path's own read (what it declares included, and its manual
+            // will/did), before its getter reports what it reads.
+            if KVORegistrar._isTracking { kvoRegistrar.access(customStorage: keyPath, of: self) }
             return self[keyPath: keyPath].flatMap(flattened)
         }
         guard let field = ObservedFields.field(named: name, in: type(of: self)) else { return nil }

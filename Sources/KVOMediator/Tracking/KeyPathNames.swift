@@ -80,9 +80,14 @@ extension KVOInfo {
     /// that the same program makes the same registrations whatever ran before it.
     var namePath: String? {
         if let stringKeyPath { return stringKeyPath }
-        guard let name = chainName(of: keyPath, reads: dependencySlots()) else { return nil }
+        guard let name = chainName(of: keyPath, reads: dependencySlots()) else { return directName() }
         learn(name, isChain: true)
         return name
+    }
+
+    /// Keeps the name of the chain `accesses` read, whole (when the registration starts).
+    func learnChainName(from accesses: [Access]) {
+        if let name = chainName(of: keyPath, reads: namedReads(accesses)) { learn(name, isChain: true) }
     }
 
     /// The chain's name this registration found itself when it was last followed to its end, for its

@@ -95,4 +95,33 @@ import Testing
         )
         #expect(observer.kvoController.observationCount == 0)
     }
+
+    @Test func aNamedComputedPropertysDeclarationAppliesByName() throws {
+        let report = NamedReport()
+        let observer = TestObserver()
+        let named = Recorder<Any>()
+        let typed = Recorder<String>()
+        try observer.kvoController.observe(report, keyPath: "summary", options: [.old, .new]) { _, _, change in
+            named.append(change)
+        }
+        observer.kvoController.observe(report, keyPath: \.summary, options: [.old, .new]) { _, _, change in
+            typed.append(change)
+        }
+        report.entries = 3
+        #expect(named.changes.map { $0.oldValue as? String } == ["0 entries"])
+        #expect(named.changes.map { $0.newValue as? String } == ["3 entries"])
+        #expect(typed.changes == [change(\NamedReport.summary, old: "0 entries", new: "3 entries")])
+    }
+
+    @Test func aNamedGetterThatReadsByNameIsNotTakenForTheStorageItReads() throws {
+        let report = NamedReport()
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        try observer.kvoController.observe(report, keyPath: "shout", options: [.new]) { _, _, change in
+            records.append(change)
+        }
+        report.name = "hi"
+        report.name = "there"
+        #expect(records.changes.map { $0.newValue as? String } == ["HI", "THERE"])
+    }
 }

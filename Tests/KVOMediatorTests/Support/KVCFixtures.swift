@@ -85,3 +85,37 @@ final class MisnamingGauge: KeyValueObservable, @unchecked Sendable {
         key == "count" ? \ChainedLabel.count : nil
     }
 }
+
+/// `summary` is computed from plain storage announced by hand, declared to depend on it, and named for
+/// string key paths; `shout` is named too, and reads `name` by name itself.
+final class NamedReport: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    private var storedEntries = 0
+    @Observed var name = ""
+
+    /// Plain storage: its setter announces it by hand.
+    var entries: Int {
+        get {
+            accessValue(for: \.entries)
+            return storedEntries
+        }
+        set { withChange(of: \.entries) { storedEntries = newValue } }
+    }
+
+    /// Reads `storedEntries` directly, which no getter reports: only the declaration ties it to `entries`.
+    var summary: String { "\(storedEntries) entries" }
+
+    var shout: String { (self[kvoKeyPath: "name"] as? String ?? "").uppercased() }
+
+    static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \NamedReport.summary ? [\NamedReport.entries] : []
+    }
+
+    static func keyPath(forKey key: String) -> AnyKeyPath? {
+        switch key {
+        case "summary": \NamedReport.summary
+        case "shout": \NamedReport.shout
+        default: nil
+        }
+    }
+}
