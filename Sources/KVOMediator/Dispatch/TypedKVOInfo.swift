@@ -104,8 +104,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ///   `.initial` record, say); without it, a cached key path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
         if let field = leafWord.directField, let typed = typedKeyPath {
-            // Its slot, as an evaluation of a key path that is one property leaves it (and its name).
-            setLeafWord(.slot(object.kvoRegistrar, field: field))
+            setLeafWord(.none)
             start(on: object, field: field, keyPath: typed)
             if let reading { reading(untracked { object[keyPath: typed] }) }
             return
@@ -151,6 +150,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             objectType: type(of: object)
         )
         subscribe(access)
+        // Its slot, as an evaluation of a key path that is one property leaves it (it names it).
+        leaf.store(LeafWord.slot(access.registrar, field: field).bits, ordering: .relaxed)
         markDirect()
         markStarted()
     }

@@ -87,7 +87,21 @@ extension KVOInfo {
 
     /// Keeps the name of the chain `accesses` read, whole (when the registration starts).
     func learnChainName(from accesses: [Access]) {
-        if let name = chainName(of: keyPath, reads: namedReads(accesses)) { learn(name, isChain: true) }
+        if let known = ChainNames.table.payload(of: keyPath) { return adopt(known) }
+        guard let name = chainName(of: keyPath, reads: namedReads(accesses)) else { return }
+        let learnt = LearntName(name: name, isChain: true)
+        ChainNames.table.update(keyPath) { $0 = learnt }
+        adopt(learnt)
+    }
+
+    /// Keeps `learnt` as this registration's name, unless it has a chain's name already.
+    private func adopt(_ learnt: LearntName) {
+        let replaced: LearntName? = StripedLocks.lock(for: self).withLock {
+            if let current = learntNameStorage, current.isChain { return nil }
+            defer { learntNameStorage = learnt }
+            return learntNameStorage
+        }
+        _ = replaced  // released here, outside the lock
     }
 
     /// The chain's name this registration found itself when it was last followed to its end, for its
@@ -128,6 +142,13 @@ extension KVOInfo {
         }
         _ = replaced  // released here, outside the lock
     }
+}
+
+/// The names of whole chains, by key path object: an accelerator only. A whole chain's name is a
+/// function of its key path alone (its components are its links', each named by its field), so a miss,
+/// or caches off (``CacheSwitch``), finds the same name by reading the evaluation's reads again.
+enum ChainNames {
+    static let table = KeyPathTable<LearntName>(capacity: 256)
 }
 
 /// A name a registration found itself (``KVOInfo/learntNameStorage``): a chain's, or one computed from
