@@ -197,16 +197,9 @@ extension KVOInfo {
         guard accesses.allSatisfy({ if case .field = $0.slot { true } else { false } }) else { return false }
         if let stringKeyPath {
             // A string key path reads exactly the properties it names, each once by its storage: all of them
-            // when whole. (A component read through the key path its class names for it computes its value
-            // in its getter, whatever that reads: no chain.)
-            let names = stringKeyPath.split(separator: ".", omittingEmptySubsequences: false)
-            guard names.count == accesses.count else { return false }
-            for (name, access) in zip(names, accesses) {
-                guard access.wrapped == nil, let type = access.objectType as? any KeyValueObservable.Type,
-                    type.keyPath(forKey: String(name)) == nil
-                else { return false }
-            }
-            return true
+            // when whole. (A component read through the key path its class names for it reports that key
+            // path's own read, no `@Observed` field, so such a path is no chain: `StringComponent`.)
+            return stringKeyPath.utf8.count(where: { $0 == UInt8(ascii: ".") }) + 1 == accesses.count
         }
         guard readerKind != .flattening, accesses.allSatisfy({ $0.wrapped != nil }) else { return false }
         // One link: the key path is that very property (the same property through a subclass's key

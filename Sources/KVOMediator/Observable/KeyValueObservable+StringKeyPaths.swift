@@ -18,40 +18,12 @@ extension KeyValueObservable {
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         for (index, name) in names.enumerated() {
             guard let observable = current as? any KeyValueObservable,
-                let value = observable.value(ofComponent: name)
+                let value = StringComponent.find(name, in: type(of: observable))?.reportedValue(in: observable)
             else { return nil }
             if index == names.count - 1 { return value }
             current = value as AnyObject
         }
         return nil
-    }
-
-    /// The value of the string key path component `name` of this object, out of its optionals: through
-    /// the key path its class names for it (``keyPath(forKey:)``), whose getter reports what it reads, or
-    /// the `@Observed` property of that name, whose read is reported here. Nil when nil or unknown.
-    func value(ofComponent name: Substring) -> Any? {
-        if let keyPath = Self.keyPath(forKey: String(name)) {
-            // Reported as the typed key path's own read (what it declares included, and its manual
-            // will/did), before its getter reports what it reads.
-            if KVORegistrar._isTracking { kvoRegistrar.access(customStorage: keyPath, of: self) }
-            return self[keyPath: keyPath].flatMap(flattened)
-        }
-        guard let field = ObservedFields.field(named: name, in: type(of: self)) else { return nil }
-        kvoRegistrar.access(field: field.offset, of: self)
-        if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
-        return flattened(field.value(in: self))
-    }
-
-    /// What the string key path component `name` of objects of `type` is declared as, its value in
-    /// `object` (nil if there is none, or it is nil), and the key path the class names for it, if any.
-    static func declaration(
-        ofComponent name: Substring,
-        in type: AnyObject.Type,
-        object: AnyObject?
-    ) -> (declared: Any.Type, value: Any?, keyPath: AnyKeyPath?)? {
-        guard let component = StringComponent.find(name, in: type) else { return nil }
-        let keyPath: AnyKeyPath? = if case .named(let named) = component { named } else { nil }
-        return (component.declaredType, object.flatMap(component.value(in:)), keyPath)
     }
 
     /// Checks a string key path against the declared types of this object's `@Observed` properties,
@@ -82,19 +54,19 @@ extension KeyValueObservable {
         // The object at this point of the path, while no link so far was nil.
         var current: AnyObject? = self
         for (index, name) in names.enumerated() {
-            var found = Self.declaration(ofComponent: name, in: currentType, object: current)
+            var found = StringComponent.find(name, in: currentType)
             if found == nil, let current, type(of: current) != currentType,
-                let own = Self.declaration(ofComponent: name, in: type(of: current), object: current)
+                let own = StringComponent.find(name, in: type(of: current))
             {
                 (found, currentType) = (own, type(of: current))
             }
             guard let found else { throw KVOError.unknownKey(name, in: currentType, path: path, root: rootName) }
-            if let named = found.keyPath, !isType(currentType, orSubclassOf: type(of: named).rootType) {
+            if case .named(let named) = found, !isType(currentType, orSubclassOf: type(of: named).rootType) {
                 throw KVOError.misnamedKeyPath(name, named: named, in: currentType, path: path, root: rootName)
             }
             if index == names.count - 1 { return }
-            let declared = unwrapped(found.declared)
-            let value = found.value
+            let declared = unwrapped(found.declaredType)
+            let value = current.flatMap(found.value(in:))
             if let observableType = declared as? any KeyValueObservable.Type {
                 currentType = observableType
                 current = value.map { $0 as AnyObject }
@@ -188,6 +160,22 @@ enum StringComponent {
         case .named(let keyPath):
             untracked { (object as? any KeyValueObservable)?[keyPath: keyPath] }.flatMap(flattened)
         case .field(let field): flattened(field.value(in: object))
+        }
+    }
+
+    /// The value in `object`, out of its optionals (nil if it is nil), its read reported to an observation
+    /// being set up as a typed key path's would be: a named key path's as its own read (what it declares
+    /// included, and its manual will/did) before its getter reports what it reads; an `@Observed`
+    /// property's by its storage.
+    func reportedValue(in object: some KeyValueObservable) -> Any? {
+        switch self {
+        case .named(let keyPath):
+            if KVORegistrar._isTracking { object.kvoRegistrar.access(customStorage: keyPath, of: object) }
+            return object[keyPath: keyPath].flatMap(flattened)
+        case .field(let field):
+            object.kvoRegistrar.access(field: field.offset, of: object)
+            if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
+            return flattened(field.value(in: object))
         }
     }
 

@@ -94,14 +94,9 @@ extension KVOInfo {
         adopt(learnt)
     }
 
-    /// Keeps `learnt` as this registration's name, unless it has a chain's name already.
+    /// Keeps `learnt` as this registration's name (see `learn`).
     private func adopt(_ learnt: LearntName) {
-        let replaced: LearntName? = StripedLocks.lock(for: self).withLock {
-            if let current = learntNameStorage, current.isChain { return nil }
-            defer { learntNameStorage = learnt }
-            return learntNameStorage
-        }
-        _ = replaced  // released here, outside the lock
+        learn(learnt.name, isChain: learnt.isChain, as: learnt)
     }
 
     /// The chain's name this registration found itself when it was last followed to its end, for its
@@ -133,11 +128,12 @@ extension KVOInfo {
         StripedLocks.lock(for: self).withLock { learntNameStorage }
     }
 
-    /// Keeps `name`; a chain's name is not replaced by a computed one.
-    private func learn(_ name: String, isChain: Bool) {
+    /// Keeps `name` (as `learnt`, if given, else a new one); a chain's name is not replaced by a computed
+    /// one, and the same name is not kept again.
+    private func learn(_ name: String, isChain: Bool, as learnt: LearntName? = nil) {
         let replaced: LearntName? = StripedLocks.lock(for: self).withLock {
-            if let learnt = learntNameStorage, learnt.isChain && !isChain || learnt.name == name { return nil }
-            defer { learntNameStorage = LearntName(name: name, isChain: isChain) }
+            if let current = learntNameStorage, current.isChain && !isChain || current.name == name { return nil }
+            defer { learntNameStorage = learnt ?? LearntName(name: name, isChain: isChain) }
             return learntNameStorage
         }
         _ = replaced  // released here, outside the lock
