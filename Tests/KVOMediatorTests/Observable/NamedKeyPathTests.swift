@@ -15,14 +15,8 @@ import Testing
     @Test func aStringObservationOfAnOverrideFiresWithTheOverridesValues() throws {
         let gauge = OverridingGauge()
         let observer = TestObserver()
-        let named = Recorder<Any>()
-        let typed = Recorder<Int>()
-        try observer.kvoController.observe(gauge, keyPath: "value", options: [.old, .new]) { _, _, change in
-            named.append(change)
-        }
-        observer.kvoController.observe(gauge as NamedGauge, keyPath: \.value, options: [.old, .new]) { _, _, change in
-            typed.append(change)
-        }
+        let named = try recordChanges(of: gauge, "value", by: observer)
+        let typed = recordChanges(of: gauge as NamedGauge, \.value, by: observer)
         gauge.value = 7
         gauge.other = 9
         let keyPath: AnyKeyPath = \OverridingGauge.[kvoKeyPath: "value"]
@@ -46,10 +40,7 @@ import Testing
     @Test func aComputedPropertyNamedByItsClassIsObservableByName() throws {
         let gauge = NamedGauge()
         let observer = TestObserver()
-        let records = Recorder<Any>()
-        try observer.kvoController.observe(gauge, keyPath: "doubled", options: [.initial, .new]) { _, _, change in
-            records.append(change)
-        }
+        let records = try recordChanges(of: gauge, "doubled", options: [.initial, .new], by: observer)
         gauge.reading = 6
         #expect(records.changes.map { $0.newValue as? Int } == [10, 12])
         let error = #expect(throws: KVOError.self) { try gauge.setValue(3, atKeyPath: "doubled") }
@@ -60,10 +51,7 @@ import Testing
     @Test func aStringChainEndsAtANamedKeyPathOfWhateverObjectItReaches() throws {
         let panel = GaugePanel()
         let observer = TestObserver()
-        let records = Recorder<Any>()
-        try observer.kvoController.observe(panel, keyPath: "gauge.value", options: [.new]) { _, _, change in
-            records.append(change)
-        }
+        let records = try recordChanges(of: panel, "gauge.value", options: [.new], by: observer)
         panel.gauge = OverridingGauge()
         panel.gauge?.value = 3
         panel.gauge = NamedGauge()
@@ -99,14 +87,8 @@ import Testing
     @Test func aNamedComputedPropertysDeclarationAppliesByName() throws {
         let report = NamedReport()
         let observer = TestObserver()
-        let named = Recorder<Any>()
-        let typed = Recorder<String>()
-        try observer.kvoController.observe(report, keyPath: "summary", options: [.old, .new]) { _, _, change in
-            named.append(change)
-        }
-        observer.kvoController.observe(report, keyPath: \.summary, options: [.old, .new]) { _, _, change in
-            typed.append(change)
-        }
+        let named = try recordChanges(of: report, "summary", by: observer)
+        let typed = recordChanges(of: report, \.summary, by: observer)
         report.entries = 3
         #expect(named.changes.map { $0.oldValue as? String } == ["0 entries"])
         #expect(named.changes.map { $0.newValue as? String } == ["3 entries"])
@@ -116,10 +98,7 @@ import Testing
     @Test func aNamedGetterThatReadsByNameIsNotTakenForTheStorageItReads() throws {
         let report = NamedReport()
         let observer = TestObserver()
-        let records = Recorder<Any>()
-        try observer.kvoController.observe(report, keyPath: "shout", options: [.new]) { _, _, change in
-            records.append(change)
-        }
+        let records = try recordChanges(of: report, "shout", options: [.new], by: observer)
         report.name = "hi"
         report.name = "there"
         #expect(records.changes.map { $0.newValue as? String } == ["HI", "THERE"])

@@ -95,6 +95,21 @@ func recordChanges<Object: KeyValueObservable & Sendable, Value>(
     return recorder
 }
 
+/// Observes the string key path `path` of `object` through `observer`'s controller and returns the recorder
+/// its records go to.
+func recordChanges<Object: KeyValueObservable & Sendable>(
+    of object: Object,
+    _ path: String,
+    options: KVOOptions = [.old, .new],
+    by observer: TestObserver
+) throws -> Recorder<Any> {
+    let recorder = Recorder<Any>()
+    try observer.kvoController.observe(object, keyPath: path, options: options) { _, _, change in
+        recorder.append(change)
+    }
+    return recorder
+}
+
 /// Records change records from any thread.
 final class Recorder<Value>: @unchecked Sendable {  // `records` is guarded by `lock`
     private let lock = NSLock()
