@@ -5,7 +5,7 @@ extension RegistrationTable {
     func forEachUsedBucket(_ body: (Bucket) -> Void) {
         forEachUsedBucketOrIndex { bucket in
             if bucket.isIndex {
-                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: $0)) }
+                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: .info($0))) }
             } else {
                 body(bucket)
             }
@@ -23,10 +23,10 @@ extension RegistrationTable {
 
     /// Every registration, grouped by object, groups in no particular order, each in the order added.
     func grouped() -> [(id: ObjectIdentifier, infos: [KVOInfo])] {
-        var groups: [UInt: [KVOInfo]] = [:]
+        var groups: [ObjectIdentifier: [KVOInfo]] = [:]
         forEachUsedBucket { bucket in
-            groups[bucket.key, default: []].append(bucket.info)
+            groups[bucket.info.objectID, default: []].append(bucket.info)
         }
-        return groups.map { (id: unsafeBitCast($0.key, to: ObjectIdentifier.self), infos: $0.value) }
+        return groups.map { (id: $0.key, infos: $0.value) }
     }
 }

@@ -43,7 +43,12 @@ extension KVOChange {
     ) -> KVOChange<Value> {
         guard let type else { return new.unsafelyUnwrapped.assumingMemoryBound(to: KVOChange<Value>.self).pointee }
         if type == Value.self {
-            return KVOChange(oldAddress: old, newAddress: new, isPrior: isPrior, holder: holder)
+            return KVOChange(
+                oldValue: old.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                newValue: new.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                isPrior: isPrior,
+                holder: holder
+            )
         }
         return KVOChange(
             oldValue: old.map { loadValue(at: $0, as: type) as! Value },

@@ -47,7 +47,7 @@ enum KeyPathComponents {
     /// forcing; nil if its layout is not one this reader knows (see above).
     static func properties(of keyPath: AnyKeyPath) -> [Property]? {
         withExtendedLifetime(keyPath) {
-            let object = UnsafeRawPointer(Unmanaged.passUnretained(keyPath).toOpaque())
+            let object = FieldAddress(of: keyPath, at: 0).raw
             let header = object.load(fromByteOffset: bufferOffset, as: UInt32.self)
             let size = Int(header & sizeMask)
             let start = object + bufferOffset + wordSize

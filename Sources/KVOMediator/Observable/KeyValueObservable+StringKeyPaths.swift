@@ -126,7 +126,7 @@ extension KVOError {
             message: "KVOMediator: \(typeName) has no observable property \"\(name.prefix(200))\" "
                 + "(in key path \"\(path.prefix(200))\" of \(root)). Its observable properties are: "
                 + (valid.isEmpty ? "none" : valid)
-                + ". Only @Observed properties can be named in string key paths."
+                + ". A string key path names an @Observed property or a key path the class returns from keyPath(forKey:)."
         )
     }
 }

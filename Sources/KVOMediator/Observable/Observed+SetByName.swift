@@ -14,8 +14,7 @@ extension Observed {
         guard let value = newValue as? Value else { return false }
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else {
-            (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
-                .assumingMemoryBound(to: Self.self).pointee.value = value
+            FieldAddress(of: object, at: field).pointer(to: Self.self).pointee.value = value
             return true
         }
         _setObserved(object, to: value, registrar: registrar, field: field)

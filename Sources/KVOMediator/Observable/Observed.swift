@@ -121,8 +121,7 @@ public struct Observed<Value> {
     @inlinable
     @inline(never)
     static func _setObserved(_ object: AnyObject, to newValue: Value, registrar: KVORegistrar, field: Int) {
-        let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        let storage = (base + field).assumingMemoryBound(to: Self.self)
+        let storage = FieldAddress(of: object, at: field).pointer(to: Self.self)
         guard storage.pointee.automaticallyNotifies else {
             storage.pointee.value = newValue
             return
@@ -149,8 +148,7 @@ public struct Observed<Value> {
     /// caller knows from the wrapped key path that read it) announces its sets.
     static func notifiesAutomatically(field: Int, of object: AnyObject) -> Bool {
         guard let flag = MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies) else { return true }
-        let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        return (base + field + flag).load(as: Bool.self)
+        return FieldAddress(of: object, at: field).load(fromByteOffset: flag, as: Bool.self)
     }
 }
 

@@ -109,8 +109,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
         of object: Object,
         wrapped: AnyKeyPath?
     ) {
-        let storage = (UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + field)
-            .assumingMemoryBound(to: Self.self)
+        let storage = FieldAddress(of: object, at: field).pointer(to: Self.self)
         let current = storage.pointee.reference
         let oldValue = current?.referent
         let replacement: ObservedWeakReference<Referent>? =
@@ -145,8 +144,8 @@ extension ObservedWeak: ObservedStorage {
     static var valueType: Any.Type { Referent?.self }
     static var isWeak: Bool { true }
 
-    static func value(at address: UnsafeRawPointer) -> Any {
-        address.assumingMemoryBound(to: Self.self).pointee.reference?.referent as Any
+    static func value(at address: FieldAddress) -> Any {
+        address.pointer(to: Self.self).pointee.reference?.referent as Any
     }
 
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool {

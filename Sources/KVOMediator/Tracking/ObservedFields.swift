@@ -10,7 +10,7 @@ protocol ObservedStorage {
     /// Whether it holds its value weakly (`ObservedWeak`).
     static var isWeak: Bool { get }
     /// The value of the `Observed` storage at `address`, boxed.
-    static func value(at address: UnsafeRawPointer) -> Any
+    static func value(at address: FieldAddress) -> Any
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
@@ -31,8 +31,8 @@ extension Observed: ObservedStorage {
     static var valueType: Any.Type { Value.self }
     static var isWeak: Bool { false }
 
-    static func value(at address: UnsafeRawPointer) -> Any {
-        address.assumingMemoryBound(to: Self.self).pointee.value
+    static func value(at address: FieldAddress) -> Any {
+        address.pointer(to: Self.self).pointee.value
     }
 }
 
@@ -86,7 +86,7 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
     /// The property's value in `object` (an instance of the class this field was found in): reads
     /// that one property, as its getter would, and nothing else. The caller keeps `object` alive.
     func value(in object: AnyObject) -> Any {
-        storage.value(at: UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset)
+        storage.value(at: FieldAddress(of: object, at: offset))
     }
 
     /// Sets the property in `object` (an instance of the class this field was found in) to `value` as

@@ -128,16 +128,3 @@ extension KVOChange {
         )
     }
 }
-
-extension KVOChange {
-    /// A setting record from values passed by address (nil when not asked for), as direct deliveries get them.
-    @inlinable
-    init(oldAddress: UnsafeRawPointer?, newAddress: UnsafeRawPointer?, isPrior: Bool, holder: _KeyPathHolder) {
-        self.init(
-            oldValue: oldAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
-            newValue: newAddress.map { $0.assumingMemoryBound(to: Value.self).pointee },
-            isPrior: isPrior,
-            holder: holder
-        )
-    }
-}

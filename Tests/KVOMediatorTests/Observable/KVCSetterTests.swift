@@ -193,7 +193,7 @@ import Testing
             setError?.message
                 == "KVOMediator: Person has no observable property \"adress\" (in key path \"adress.city\" of "
                 + "Person). Its observable properties are: address, name, nickname, secondHome, usesNickname. "
-                + "Only @Observed properties can be named in string key paths."
+                + "A string key path names an @Observed property or a key path the class returns from keyPath(forKey:)."
         )
         let plain = #expect(throws: KVOError.self) { try person.setValue("note", atKeyPath: "plainNote") }
         #expect(plain?.reason == .unknownKey("plainNote"))

@@ -120,7 +120,7 @@ import Testing
                 && error.message
                     == "KVOMediator: Person has no observable property \"adress\" (in key path \"adress.city\" of "
                     + "Person). Its observable properties are: address, name, nickname, secondHome, usesNickname. "
-                    + "Only @Observed properties can be named in string key paths."
+                    + "A string key path names an @Observed property or a key path the class returns from keyPath(forKey:)."
         }
         #expect(observer.kvoController.observationCount == 0)
         #expect(person.kvoRegistrar.registrationCount == 0)
