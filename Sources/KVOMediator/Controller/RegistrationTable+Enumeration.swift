@@ -5,7 +5,7 @@ extension RegistrationTable {
     func forEachUsedBucket(_ body: (Bucket) -> Void) {
         forEachUsedBucketOrIndex { bucket in
             if bucket.isIndex {
-                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: .info($0))) }
+                bucket.index.forEachInfo { body(Bucket(key: bucket.objectKey, item: $0)) }
             } else {
                 body(bucket)
             }

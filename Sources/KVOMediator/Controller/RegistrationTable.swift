@@ -13,31 +13,15 @@ struct RegistrationTable {
     struct Bucket {
         /// The object's address, with `indexTag` set when `item` is an ``ObjectIndex``; 0 in an empty bucket.
         var key: UInt
-        /// A ``KVOInfo``, or an ``ObjectIndex`` (then `key` is tagged); nil in an empty bucket.
-        var item: Item?
+        /// A ``KVOInfo``, or an ``ObjectIndex`` (see `key`).
+        var item: AnyObject?
 
         static var empty: Bucket { Bucket(key: 0, item: nil) }
 
         var isIndex: Bool { key & RegistrationTable.indexTag != 0 }
         var objectKey: UInt { key & ~RegistrationTable.indexTag }
-
-        /// The registration of a used bucket that is no index.
-        var info: KVOInfo {
-            guard case .info(let info) = item else { preconditionFailure("KVOMediator: no registration here") }
-            return info
-        }
-
-        /// The index of a used bucket that is one.
-        var index: ObjectIndex {
-            guard case .index(let index) = item else { preconditionFailure("KVOMediator: no index here") }
-            return index
-        }
-    }
-
-    /// What a used bucket holds: one registration, or the index of all of an object's.
-    enum Item {
-        case info(KVOInfo)
-        case index(ObjectIndex)
+        var info: KVOInfo { unsafeDowncast(item.unsafelyUnwrapped, to: KVOInfo.self) }
+        var index: ObjectIndex { unsafeDowncast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
     }
 
     /// Object addresses are aligned, so their low bit is free to tag a bucket holding an ``ObjectIndex``.
@@ -156,10 +140,10 @@ struct RegistrationTable {
             for moved in removeAllFromBuckets(of: id, where: { _ in true }) { objectIndex.insert(moved) }
             objectIndex.insert(info)
             count &+= 1
-            placeNew(Bucket(key: Self.key(id) | Self.indexTag, item: .index(objectIndex)))
+            placeNew(Bucket(key: Self.key(id) | Self.indexTag, item: objectIndex))
             return
         }
-        placeNew(Bucket(key: Self.key(id), item: .info(info)))
+        placeNew(Bucket(key: Self.key(id), item: info))
         count &+= 1
     }
 
