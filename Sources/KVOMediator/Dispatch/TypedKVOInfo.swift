@@ -286,3 +286,12 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         evaluateAround(store: store)
     }
 }
+
+extension TypedKVOInfo {
+    /// The storage offset of the `@Observed` property that `reader`'s key path, a typed one, is known to
+    /// be on `object`'s class (``DirectSlotCache``), if it is.
+    static func knownField(of reader: Reader, on object: Object) -> Int? {
+        guard case .typed(let typed) = reader else { return nil }
+        return DirectSlotCache.shared.field(of: typed, on: type(of: object))
+    }
+}

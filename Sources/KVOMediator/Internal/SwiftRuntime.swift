@@ -17,11 +17,12 @@ import ObjectiveC
 ///   unmanaged, used only inside the registration's gate or lock, which keep them alive.
 /// - `KVORegistrar`, `KVOInfo`, `KVOController`, `ThreadContext`, `DirectSlotCache`:
 ///   `@exclusivity(unchecked)` on state that a lock (or one thread) already guards.
-/// - `Observed`: the setter stores through the storage's address (a constant offset), and
-///   `ObservedField` reads one property at its offset: no key path built at run time. A set by name
-///   (`Observed+SetByName`) stores at the offset found by name, a value cast to the storage's own type.
-/// - `ObservedWeak`: a set finds its storage's offset (the slot's name), as `Observed` does; the
-///   referent's death reaches the holder through a `WeakLink`'s `ObjectPin`.
+/// - `FieldAddress`: an object and a field's offset as an address, the one place that makes one. The
+///   `Observed` and `ObservedWeak` setters store through it (a constant offset: no key path built at
+///   run time), `ObservedField` reads one property at its offset, a set by name
+///   (`Observed+SetByName`) stores at the offset found by name, a value cast to the storage's own type,
+///   and `KeyPathComponents` reads a key path object's buffer. The referent's death reaches the
+///   holder of an `ObservedWeak` through a `WeakLink`'s `ObjectPin`.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 /// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held
@@ -32,7 +33,7 @@ import ObjectiveC
 /// - `TypedKVOInfo+Links`: a chain's new link followed by reading each `@Observed` storage at its
 ///   offset, an object link as an address, a registrar at its field's offset, and the leaf as a
 ///   `Value`; only for the classes and fields the runtime's field metadata shows to be such.
-/// - `TypedKVOInfo+LastValue`: a computed property's last value kept in a registration's words as its
+/// - `LastValue` (and its `TypedKVOInfo+LastValue` facet): a computed property's last value kept in a registration's words as its
 ///   `Value` (only `_isPOD` types that fit, so nothing is retained or deinitialised there), under the
 ///   striped lock.
 @usableFromInline

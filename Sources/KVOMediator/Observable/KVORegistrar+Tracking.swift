@@ -88,3 +88,12 @@ extension KVORegistrar {
         }
     }
 }
+
+extension KVORegistrar {
+    /// The key path and the class an `@Observed` slot was subscribed with (see `recordListed`).
+    func subscribedFacts(field: Int) -> (wrapped: AnyKeyPath?, objectType: AnyObject.Type?) {
+        withState { state in
+            (state.entryIndex(for: .field(field)).flatMap { state.entry(at: $0).wrapped }, state.ownerType)
+        }
+    }
+}

@@ -96,12 +96,3 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
         _ = replaced  // released here, outside the lock
     }
 }
-
-extension TypedKVOInfo {
-    /// The storage offset of the `@Observed` property that `reader`'s key path, a typed one, is known to
-    /// be on `object`'s class (``DirectSlotCache``), if it is.
-    static func knownField(of reader: Reader, on object: Object) -> Int? {
-        guard case .typed(let typed) = reader else { return nil }
-        return DirectSlotCache.shared.field(of: typed, on: type(of: object))
-    }
-}

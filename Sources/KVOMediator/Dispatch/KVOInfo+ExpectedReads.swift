@@ -1,0 +1,90 @@
+/// A registration's side of an evaluation that reads what the last one read (`AccessTracker+ExpectedReads`):
+/// its dependencies copied for the tracker, the reads matched recorded, and the same reads applied.
+extension KVOInfo {
+    /// Copies the dependencies into the first elements of `expected` (see `AccessTracker+ExpectedReads`)
+    /// and the applied ticket into `since`, and returns how many there are, when each is an `@Observed`
+    /// slot; else returns 0.
+    final func copyFieldDependencies(
+        into expected: inout [(registrar: UnsafeMutableRawPointer, field: Int)],
+        since: inout UInt16
+    ) -> Int {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else { return 0 }
+        for index in dependencies.indices {
+            guard case .field(let field) = dependencies[index].slot else { return 0 }
+            let read = (dependencies[index].registrar.toOpaque(), field)
+            if index < expected.count { expected[index] = read } else { expected.append(read) }
+        }
+        since = appliedTicket
+        return dependencies.count
+    }
+
+    /// Gives `record` a read of each of the first `count` of `expected` (the dependencies copied when
+    /// the applied ticket was `since`), retaining its registrar, when no evaluation was applied since and
+    /// each is still listed; else returns false (and gives only some, or none).
+    final func recordListed(
+        _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
+        count: Int,
+        since: UInt16,
+        _ record: (Access) -> Void
+    ) -> Bool {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed, appliedTicket == since else { return false }
+        for read in expected[0..<count] {
+            guard let index = dependencies.indices.first(where: { isDependency($0, read) }),
+                let registrar = dependencies[index].retainedRegistrar()
+            else { return false }
+            // (Released with the read, after this lock, when the tracker is cleared.) The property's key
+            // path and class, which tell a chain's links, are the ones its registrar was subscribed with.
+            let listed = registrar.takeRetainedValue()
+            let facts = listed.subscribedFacts(field: read.field)
+            record(
+                Access(
+                    registrar: listed,
+                    slot: .field(read.field),
+                    wrapped: facts.wrapped,
+                    objectType: facts.objectType
+                )
+            )
+        }
+        return true
+    }
+
+    /// Whether the dependency at `index` is the `@Observed` slot `read`. Under the striped lock.
+    private func isDependency(_ index: Int, _ read: (registrar: UnsafeMutableRawPointer, field: Int)) -> Bool {
+        guard dependencies[index].registrar.toOpaque() == read.registrar,
+            case .field(let field) = dependencies[index].slot
+        else { return false }
+        return field == read.field
+    }
+
+    /// For an evaluation that read exactly the first `count` of `expected`, the dependencies copied when
+    /// the applied ticket was `since`: applies its ticket, if it is newer, and runs `underLock` (told
+    /// whether it was applied: see `prune`), unless an evaluation was applied since or the dependencies
+    /// changed meanwhile; then returns false, and the caller records the reads (or evaluates again).
+    final func applySameReads(
+        _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
+        count: Int,
+        since: UInt16,
+        ticket: UInt16,
+        underLock: (_ applied: Bool) -> Void
+    ) -> Bool {
+        let lock = StripedLocks.lock(for: self)
+        lock.lock()
+        defer { lock.unlock() }
+        guard !closed else {
+            underLock(false)
+            return true
+        }
+        guard appliedTicket == since, dependencies.count == count else { return false }
+        for index in dependencies.indices where !isDependency(index, expected[index]) { return false }
+        let applied = Int16(bitPattern: ticket &- appliedTicket) > 0
+        if applied { appliedTicket = ticket }
+        underLock(applied)
+        return true
+    }
+}

@@ -1,0 +1,85 @@
+/// Re-evaluation: after a change of what a registration reads (a computed property, a chain whose
+/// link changed, a key path read by name), its key path is read again under tracking, its
+/// dependencies brought to what that read, and the change delivered with the old value it had.
+extension TypedKVOInfo {
+    /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
+    /// at `old` (a `Value`), if captured.
+    func reevaluate(old: UnsafeRawPointer?) {
+        guard let object = loadTypedObject() else { return }
+        reevaluate(object, old: old, keeping: lastValue, oldIsKept: false)
+    }
+
+    /// `reevaluate(old:)` with the object loaded. The new value replaces the one `last` keeps (when this
+    /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
+    func reevaluate(_ object: Object, old: UnsafeRawPointer?, keeping last: LastValue?, oldIsKept: Bool) {
+        let ticket = nextTicket()
+        let tracker = AccessTracker.reused(subscribing: self)
+        defer { tracker.recycle() }
+        // A computed property's evaluation that reads what the last one read records nothing; one that
+        // reads something else records the reads it matched and goes on (`AccessTracker+ExpectedReads`).
+        let expecting = foundNoChain && tracker.expect(dependenciesOf: self)
+        var newValue = tracker.run { evaluate(object, tracker) }
+        // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
+        var kept = newValue
+        var isKept = false
+        // (Closures, not a local function: one referenced as a value boxes what it captures.)
+        let applied =
+            expecting && tracker.readAllExpected
+            && applySameReads(
+                tracker.expected,
+                count: tracker.expectedCount,
+                since: tracker.expectedSince,
+                ticket: ticket
+            ) { applied in
+                exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
+                if applied { tracker.remember(appliedBy: Unmanaged.passUnretained(self).toOpaque(), ticket: ticket) }
+            }
+        if !applied {
+            // Reads recorded from where matching ended; evaluated again only if the dependencies changed.
+            if expecting, tracker.matched >= 0 { tracker.stopExpecting() }
+            if tracker.mustEvaluateAgain {
+                tracker.clear()
+                newValue = tracker.run { evaluate(object, tracker) }
+            }
+            // (`prune` may subscribe to the root object's registrar, which the object keeps alive.)
+            let accesses = tracker.accesses
+            let leafKey = leafKey(of: accesses)
+            withExtendedLifetime(object) {
+                prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
+                    exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
+                }
+            }
+        }
+        // By address, as a set's values are: the record is built where the callback's types are
+        // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
+        withUnsafePointer(to: newValue) { new in
+            if oldIsKept, isKept {
+                withUnsafePointer(to: kept) { old in
+                    deliver {
+                        callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
+                    }
+                }
+            } else {
+                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+            }
+        }
+    }
+
+    /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`
+    /// in its place when the evaluation was `applied` (the newest).
+    private func exchange(
+        _ last: LastValue?,
+        applied: Bool,
+        newValue: Value,
+        kept: inout Value,
+        isKept: inout Bool
+    ) {
+        guard let last else { return }
+        last.withValue { stored in
+            if last.isSet { (kept, isKept) = (stored.assumingMemoryBound(to: Value.self).pointee, true) }
+            // (A trivial value: storing over the old one, or into fresh memory, is a copy of bytes.)
+            if applied { stored.initializeMemory(as: Value.self, to: newValue) }
+        }
+        if applied { last.isSet = true }
+    }
+}
