@@ -12,7 +12,7 @@ extension KVOController: CustomDebugStringConvertible {
     ///     <computed from firstName, lastName> [.new]
     /// ```
     public var debugDescription: String {
-        let snapshot = lock.withLock { table.grouped() }
+        let snapshot = state.withLock { $0.table.grouped() }
         let observerText = observer.map { describe($0) } ?? "nil"
         var lines = ["<KVOController<\(Observer.self)>: \(hexAddress(of: self))> observer: \(observerText)"]
         for (index, entry) in snapshot.enumerated() {

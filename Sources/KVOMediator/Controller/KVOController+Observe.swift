@@ -221,8 +221,8 @@ extension KVOController {
     /// Unobserving a nil object, or a key path that is not observed, does nothing.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: String) {
         guard let object else { return }
-        let current = lock.withLock {
-            table.infos(of: ObjectIdentifier(object))
+        let current = state.withLock { state in
+            state.table.infos(of: ObjectIdentifier(object))
         }
         // Names are found outside the lock: finding them may load, and so release, registrars.
         let matching = Set(

@@ -73,16 +73,17 @@ extension KVOController {
         // One lock section: a key path already observed here, or being registered by another thread,
         // is ignored; otherwise the registration takes its place before it starts.
         // (With the registrations of the other form, string or typed, if there are any.)
-        let (observed, otherForm): (Bool, InlineList<KVOInfo>) = lock.withLock {
-            if table.contains(id, keyPath: keyPath) { return (true, InlineList()) }
+        let retainsObserved = retainsObserved
+        let (observed, otherForm): (Bool, InlineList<KVOInfo>) = state.withLock { state in
+            if state.table.contains(id, keyPath: keyPath) { return (true, InlineList()) }
             var otherForm = InlineList<KVOInfo>()
-            if table.containsOtherForm(id, isString: stringKeyPath != nil) {
-                otherForm = table.infos(of: id)
+            if state.table.containsOtherForm(id, isString: stringKeyPath != nil) {
+                otherForm = state.table.infos(of: id)
                 otherForm.removeAll { ($0.stringKeyPath == nil) == (stringKeyPath == nil) }
             }
-            table.insert(info, for: id)
-            if stringKeyPath != nil { hasObservedStrings = true }
-            if retainsObserved, retainedObjects[id] == nil { retainedObjects[id] = object }
+            state.table.insert(info, for: id)
+            if stringKeyPath != nil { state.hasObservedStrings = true }
+            if retainsObserved, state.retainedObjects[id] == nil { state.retainedObjects[id] = object }
             return (false, otherForm)
         }
         if observed {

@@ -51,20 +51,10 @@ public final class KVOController<Observer: AnyObject> {
         writeToStandardError(error.message)
     }
 
-    let lock = Lock(level: .controller)
-    // Guarded by `lock`.
-    /// The registrations, by observed object. An object is keyed by its address, which no other
-    /// object can take while it has registrations here: the object's deinit removes its registrations
-    /// from their controllers before its memory goes, and each registration keeps that memory until it
-    /// is cancelled and idle (`ObjectPin`), which happens only once it has left the table.
-    @exclusivity(unchecked) var table = RegistrationTable()
+    /// The registrations and what goes with them, under the controller's lock.
+    let state = LockProtected(ControllerState(), level: .controller)
     /// Orders this controller's main-actor deliveries (`delivery: .mainActor`).
     let mainActorLane = MainActorLane()
-    /// The observed objects, when `retainsObserved`.
-    @exclusivity(unchecked) var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
-    /// Whether a string key path was ever observed here: until then, an unobserve by a typed key path
-    /// has no string form to look for.
-    @exclusivity(unchecked) var hasObservedStrings = false
 
     /// Creates a controller for `observer`.
     ///
@@ -90,10 +80,10 @@ public final class KVOController<Observer: AnyObject> {
     /// replaced on purpose, as FBKVOController's cells did, would otherwise log in production.)
     private func reportReleaseWhileObserving() {
         guard let observer = _observer.object else { return }
-        let (count, first) = lock.withLock { () -> (Int, KVOInfo?) in
+        let (count, first) = state.withLock { state -> (Int, KVOInfo?) in
             var first: KVOInfo?
-            table.forEachUsedBucket { bucket in if first == nil { first = bucket.info } }
-            return (table.count, first)
+            state.table.forEachUsedBucket { bucket in if first == nil { first = bucket.info } }
+            return (state.table.count, first)
         }
         withExtendedLifetime(observer) {}
         guard count > 0, let first else { return }
@@ -119,16 +109,16 @@ public final class KVOController<Observer: AnyObject> {
     /// Removes and cancels the registrations on `object` that match; true if there were any.
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
-        remove(from: object) { table, id in table.removeAll(of: id, where: matches) }
+        remove(from: object) { state, id in state.table.removeAll(of: id, where: matches) }
     }
 
     /// Removes and cancels the registration of `keyPath` on `object`; returns whether registrations of
     /// `object` in string form remain.
     private func remove(from object: AnyObject, keyPath: AnyKeyPath) -> Bool {
         var hasStringForm = false
-        remove(from: object) { table, id in
-            let removed = table.removeAll(of: id, keyPath: keyPath)
-            hasStringForm = hasObservedStrings && table.containsOtherForm(id, isString: false)
+        remove(from: object) { state, id in
+            let removed = state.table.removeAll(of: id, keyPath: keyPath)
+            hasStringForm = state.hasObservedStrings && state.table.containsOtherForm(id, isString: false)
             return removed
         }
         return hasStringForm
@@ -139,12 +129,12 @@ public final class KVOController<Observer: AnyObject> {
     @discardableResult
     private func remove(
         from object: AnyObject,
-        taking take: (inout RegistrationTable, ObjectIdentifier) -> InlineList<KVOInfo>
+        taking take: (inout ControllerState, ObjectIdentifier) -> InlineList<KVOInfo>
     ) -> Bool {
         let id = ObjectIdentifier(object)
-        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = lock.withLock {
-            let removed = take(&table, id)
-            return (removed, removed.isEmpty ? nil : releaseIfUnobserved(id))
+        let (removed, retained): (InlineList<KVOInfo>, AnyObject?) = state.withLock { state in
+            let removed = take(&state, id)
+            return (removed, removed.isEmpty ? nil : state.releaseIfUnobserved(id))
         }
         KVODispatcher.shared.end(removed)
         withExtendedLifetime(retained) {}
@@ -156,22 +146,14 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or one that is not observed, does nothing.
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
-        remove(from: object) { table, id in table.removeAll(of: id) { _ in true } }
-    }
-
-    /// Stops retaining the object once it has no registrations here, and returns it, to be released
-    /// by the caller with the lock no longer held (its deinit may call back into this controller).
-    /// Must be called with `lock` held.
-    func releaseIfUnobserved(_ id: ObjectIdentifier) -> AnyObject? {
-        guard retainsObserved, !table.contains(id) else { return nil }
-        return retainedObjects.removeValue(forKey: id)
+        remove(from: object) { state, id in state.table.removeAll(of: id) { _ in true } }
     }
 
     /// Stops observing everything; calling it again does nothing. `deinit` calls it.
     public func unobserveAll() {
-        let (taken, retained) = lock.withLock {
-            defer { retainedObjects = [:] }
-            return (table.removeAll(), retainedObjects)
+        let (taken, retained) = state.withLock { state in
+            defer { state.retainedObjects = [:] }
+            return (state.table.removeAll(), state.retainedObjects)
         }
         guard !taken.isEmpty else { return }
         var infos = taken
@@ -185,7 +167,7 @@ public final class KVOController<Observer: AnyObject> {
 
     /// The number of registrations this controller holds.
     public var observationCount: Int {
-        lock.withLock { table.count }
+        state.withLock { $0.table.count }
     }
 }
 
@@ -194,8 +176,8 @@ extension KVOController: Sendable {}
 
 extension KVOController: KVOInfoOwner {
     func infoDidEnd(_ info: KVOInfo) {
-        let retained = lock.withLock {
-            table.remove(info, of: info.objectID) ? releaseIfUnobserved(info.objectID) : nil
+        let retained = state.withLock { state in
+            state.table.remove(info, of: info.objectID) ? state.releaseIfUnobserved(info.objectID) : nil
         }
         withExtendedLifetime(retained) {}
     }

@@ -7,12 +7,13 @@ extension DirectSlotCache {
         guard isOn else { return }
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
-        lock.withLock {
-            if let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) {
-                pinned[index].field = field
-                pinned[index].pins += 1
+        entries.withLock { entries in
+            if let index = entries.pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) {
+                entries.pinned[index].field = field
+                entries.pinned[index].pins += 1
             } else {
-                pinned.append(Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1))
+                let entry = Entry(keyPathID: keyPathID, objectType: typeID, field: field, keyPath: keyPath, pins: 1)
+                entries.pinned.append(entry)
             }
         }
     }
@@ -21,10 +22,10 @@ extension DirectSlotCache {
     func unpin(_ keyPath: AnyKeyPath, on objectType: AnyObject.Type) {
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
-        let unpinned: Entry? = lock.withLock {
-            guard let index = pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) else { return nil }
-            pinned[index].pins -= 1
-            return pinned[index].pins == 0 ? pinned.remove(at: index) : nil
+        let unpinned: Entry? = entries.withLock { entries in
+            guard let index = entries.pinned.firstIndex(where: { $0.matches(keyPathID, typeID) }) else { return nil }
+            entries.pinned[index].pins -= 1
+            return entries.pinned[index].pins == 0 ? entries.pinned.remove(at: index) : nil
         }
         _ = unpinned  // its key path released here, outside the lock
     }
@@ -34,13 +35,13 @@ extension DirectSlotCache {
     /// see `_KeyPathReading`).
     func field(ofEqual keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int? {
         let typeID = ObjectIdentifier(objectType)
-        return lock.withLock {
-            entries.first { $0.objectType == typeID && $0.keyPath == keyPath }?.field
+        return entries.withLock { entries in
+            entries.table.first { $0.objectType == typeID && $0.keyPath == keyPath }?.field
         }
     }
 
     /// How many key paths are cached (for tests).
     var count: Int {
-        lock.withLock { entries.reduce(0) { $0 + ($1.keyPathID == nil ? 0 : 1) } }
+        entries.withLock { entries in entries.table.reduce(0) { $0 + ($1.keyPathID == nil ? 0 : 1) } }
     }
 }

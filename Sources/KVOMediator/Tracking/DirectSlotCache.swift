@@ -17,7 +17,7 @@
 /// (`DirectSlotCache+Testing`), looked in only when the table misses: empty, it costs a miss one check.
 /// With caches off (``CacheSwitch``) nothing is recorded and every lookup misses: a registration then
 /// evaluates its key path, which subscribes it to the same property.
-final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` are guarded by `lock`
+final class DirectSlotCache: Sendable {
     static let shared = DirectSlotCache()
 
     struct Entry {
@@ -34,11 +34,15 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
         }
     }
 
-    let lock = Lock()
+    /// The table, and the pinned entries beside it (`DirectSlotCache+Testing`).
+    struct Entries {
+        var table: [Entry]
+        var pinned: [Entry] = []
+    }
+
     private let mask: Int
     let isOn: Bool
-    @exclusivity(unchecked) var entries: [Entry]
-    @exclusivity(unchecked) var pinned: [Entry] = []
+    let entries: LockProtected<Entries>
 
     /// - Parameters:
     ///   - capacity: How many places; rounded up to a power of two.
@@ -48,7 +52,7 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
         var places = 1
         while places < capacity { places *= 2 }
         mask = places - 1
-        entries = Array(repeating: Entry(), count: places)
+        entries = LockProtected(Entries(table: Array(repeating: Entry(), count: places)))
     }
 
     private func place(of keyPath: AnyKeyPath, on objectType: AnyObject.Type) -> Int {
@@ -73,9 +77,9 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
         let index = place(of: keyPath, on: objectType)
         let keyPathID = ObjectIdentifier(keyPath)
         let typeID = ObjectIdentifier(objectType)
-        return lock.withLock {
-            if entries[index].matches(keyPathID, typeID) { return entries[index].field }
-            return pinned.isEmpty ? nil : pinned.first { $0.matches(keyPathID, typeID) }?.field
+        return entries.withLock { entries in
+            if entries.table[index].matches(keyPathID, typeID) { return entries.table[index].field }
+            return entries.pinned.isEmpty ? nil : entries.pinned.first { $0.matches(keyPathID, typeID) }?.field
         }
     }
 
@@ -88,9 +92,9 @@ final class DirectSlotCache: @unchecked Sendable {  // `entries` and `pinned` ar
             field: field,
             keyPath: keyPath
         )
-        let replaced = lock.withLock {
-            let replaced = entries[index].keyPath
-            entries[index] = entry
+        let replaced = entries.withLock { entries in
+            let replaced = entries.table[index].keyPath
+            entries.table[index] = entry
             return replaced
         }
         _ = replaced  // released here, outside the lock

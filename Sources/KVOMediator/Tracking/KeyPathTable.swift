@@ -3,16 +3,15 @@
 /// not reused while cached) with what is known of it. No allocation, no growth: key paths formed at
 /// run time, not literals, only replace one another. What ``ChainShapeCache`` and ``KeyPathHashes``
 /// keep. With caches off (``CacheSwitch``) it keeps nothing: every lookup misses.
-final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarded by `lock`
+final class KeyPathTable<Payload>: Sendable {
     private struct Entry {
         var keyPath: AnyKeyPath?
         var payload: Payload?
     }
 
-    private let lock = Lock()
     private let mask: Int
     private let isOn: Bool
-    @exclusivity(unchecked) private var entries: [Entry]
+    private let entries: LockProtected<[Entry]>
 
     /// - Parameters:
     ///   - capacity: How many places, a power of two.
@@ -21,7 +20,7 @@ final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarde
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "KeyPathTable: capacity must be a power of two")
         mask = capacity - 1
         self.isOn = isOn
-        entries = Array(repeating: Entry(), count: capacity)
+        entries = LockProtected(Array(repeating: Entry(), count: capacity))
     }
 
     private func place(of keyPath: AnyKeyPath) -> Int {
@@ -32,7 +31,7 @@ final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarde
     func payload(of keyPath: AnyKeyPath) -> Payload? {
         guard isOn else { return nil }
         let index = place(of: keyPath)
-        return lock.withLock { entries[index].keyPath === keyPath ? entries[index].payload : nil }
+        return entries.withLock { $0[index].keyPath === keyPath ? $0[index].payload : nil }
     }
 
     /// Updates what is known of `keyPath`: `body` is given it (nil when its place held another key
@@ -45,7 +44,7 @@ final class KeyPathTable<Payload>: @unchecked Sendable {  // `entries` is guarde
             return
         }
         let index = place(of: keyPath)
-        let replaced: AnyKeyPath? = lock.withLock {
+        let replaced: AnyKeyPath? = entries.withLock { entries in
             var entry = entries[index]
             let replaced = entry.keyPath === keyPath ? nil : entry.keyPath
             if replaced != nil || entry.keyPath == nil { entry = Entry(keyPath: keyPath) }

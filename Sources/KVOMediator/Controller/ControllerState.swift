@@ -1,0 +1,21 @@
+/// What a ``KVOController``'s lock guards: its registrations, the objects it retains, and whether it
+/// ever observed a string key path.
+struct ControllerState {
+    /// The registrations, by observed object. An object is keyed by its address, which no other
+    /// object can take while it has registrations here: the object's deinit removes its registrations
+    /// from their controllers before its memory goes, and each registration keeps that memory until it
+    /// is cancelled and idle (`ObjectPin`), which happens only once it has left the table.
+    var table = RegistrationTable()
+    /// The observed objects, when the controller `retainsObserved`.
+    var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// Whether a string key path was ever observed here: until then, an unobserve by a typed key path
+    /// has no string form to look for.
+    var hasObservedStrings = false
+
+    /// Stops retaining the object once it has no registrations here, and returns it, to be released
+    /// by the caller with the lock no longer held (its deinit may call back into the controller).
+    mutating func releaseIfUnobserved(_ id: ObjectIdentifier) -> AnyObject? {
+        guard !retainedObjects.isEmpty, !table.contains(id) else { return nil }
+        return retainedObjects.removeValue(forKey: id)
+    }
+}
