@@ -21,7 +21,7 @@ struct Scenario: Sendable {
 
 /// Every scenario, in the order of the table that callgrind.sh prints.
 let allScenarios: [Scenario] =
-    setScenarios() + notifyScenarios() + bridgedScenarios() + crowdScenarios() + lifecycleScenarios()
+    setScenarios() + getScenarios() + notifyScenarios() + bridgedScenarios() + crowdScenarios() + lifecycleScenarios()
     + streamScenarios()
 
 /// Calls `body` with 1, 2, 3, … `iterations` times: the value each set stores.

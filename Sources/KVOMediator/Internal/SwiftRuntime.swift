@@ -1,7 +1,8 @@
-// Public: the getters of `@Observed` properties, inlined into clients, ask `trackersRunning` with one
-// load of the shim's C variable (a call there would cost every read of every property). This is the
-// only file that imports the shim.
-public import KVORuntimeShims
+// The only file that imports the shim, and internally: clients never see its C declarations. The
+// getters of `@Observed` properties, inlined into clients, reach its two variables they ask through
+// out-of-line functions named by symbol (`_kvoTrackersRunningNow`): a call per read where a public
+// import gave one load (get_unobserved 23 → 29 instructions; Observation's read costs 159).
+internal import KVORuntimeShims
 
 #if canImport(ObjectiveC)
 import ObjectiveC
@@ -65,11 +66,12 @@ enum SwiftRuntime {
         kvo_unpin(object)
     }
 
-    /// Whether some thread tracks reads now (the shim's count of running trackers, one load).
+    /// Whether some thread tracks reads now (the shim's count of running trackers, through its
+    /// out-of-line form: the getters that ask are inlined into clients, which do not import the shim).
     @inlinable
     @inline(__always)
     static var trackersRunning: Bool {
-        kvo_trackers_running() != 0
+        _kvoTrackersRunningNow() != 0
     }
 
     /// Counts a tracker starting (1) or ending (-1) on any thread.
@@ -78,11 +80,12 @@ enum SwiftRuntime {
         kvo_trackers_add(delta)
     }
 
-    /// Whether this thread makes one of the library's own reads now (a thread-local C variable).
+    /// Whether this thread makes one of the library's own reads now (a thread-local C variable, through
+    /// the shim's out-of-line form, as ``trackersRunning``).
     @inlinable
     @inline(__always)
     static var isReadingForLibrary: Bool {
-        kvo_is_reading_for_library()
+        _kvoIsReadingForLibraryNow() != 0
     }
 
     /// Counts one of the library's own reads starting (1) or ending (-1) on this thread.
@@ -110,3 +113,14 @@ enum SwiftRuntime {
     }
     #endif
 }
+
+/// `kvo_trackers_running_now` of `KVORuntimeShims`, by its symbol: inlinable code may not name a module
+/// imported internally, and the shim is imported only here, internally.
+@usableFromInline
+@_silgen_name("kvo_trackers_running_now")
+func _kvoTrackersRunningNow() -> Int
+
+/// `kvo_is_reading_for_library_now` of `KVORuntimeShims`, by its symbol (see `_kvoTrackersRunningNow`).
+@usableFromInline
+@_silgen_name("kvo_is_reading_for_library_now")
+func _kvoIsReadingForLibraryNow() -> Int

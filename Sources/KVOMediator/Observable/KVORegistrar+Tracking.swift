@@ -5,7 +5,7 @@ private let fieldLocating = Lock()
 
 extension KVORegistrar {
     /// True while some thread tracks reads: only then need a getter report its read. (The count is a C
-    /// variable, read inline with one load: see `SwiftRuntime.trackersRunning`.)
+    /// variable, read with one call: see `SwiftRuntime.trackersRunning`.)
     @inlinable
     static var _isTracking: Bool {
         SwiftRuntime.trackersRunning
@@ -13,7 +13,7 @@ extension KVORegistrar {
 
     /// True while this thread makes one of the library's own reads (an `.initial` value, an old value:
     /// see `untracked`), which Swift's Observation must not track either. (A thread-local C variable,
-    /// read inline with one load: see `SwiftRuntime.isReadingForLibrary`.)
+    /// read with one call: see `SwiftRuntime.isReadingForLibrary`.)
     @inlinable
     static var _isReadingForLibrary: Bool {
         SwiftRuntime.isReadingForLibrary
