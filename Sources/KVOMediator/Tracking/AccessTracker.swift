@@ -1,28 +1,5 @@
 import Synchronization
 
-/// Identifies an observable slot of an object.
-enum SlotKey: Hashable {
-    /// An `@Observed` property, by the byte offset of its storage in the object: what a setter can
-    /// name with no key path at run time, and what typed and string key paths both reach.
-    case field(Int)
-    /// A property with custom storage, by the key path its getter reports (`accessValue(for:)`).
-    case keyPath(AnyKeyPath)
-    /// Not a slot: the root object's lifetime, for a registration that reads none of the root's slots
-    /// (so that it still ends when the root object deinitialises).
-    case lifetime
-}
-
-/// One observable read: which object's registrar, which slot.
-struct Access {
-    let registrar: KVORegistrar
-    let slot: SlotKey
-    /// For a typed read of an `@Observed` property, its key path: what tells a registration that is
-    /// exactly this property (delivered directly) from one computed from it.
-    var wrapped: AnyKeyPath? = nil
-    /// The class of the object read, which names its fields.
-    var objectType: AnyObject.Type? = nil
-}
-
 extension [Access] {
     /// Whether one of the reads is of `slot` of the registrar at `registrar` (compared in place: a copy
     /// of a read retains its references).
@@ -268,13 +245,6 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     let tracker = context.swapTracker(nil)
     defer { _ = context.swapTracker(tracker) }
     return body()
-}
-
-/// Slot equality, with `@Observed` fields (the common case) compared with no copy of either slot.
-@inline(__always)
-func sameSlot(_ lhs: SlotKey, _ rhs: SlotKey) -> Bool {
-    if case .field(let left) = lhs, case .field(let right) = rhs { return left == right }
-    return lhs == rhs
 }
 
 /// Key path equality, for optionals too (the same object, the common case, is equal at once).
