@@ -10,7 +10,7 @@ struct Dependency {
     /// goes, so while a dependency is listed its registrar's memory is there; calls on it go through
     /// `retainedRegistrar()`. (No weak reference: that would give every observed object's registrar a
     /// side table, and copying one costs atomic operations.)
-    let registrar: Unmanaged<KVORegistrar>
+    let registrar: Unretained<KVORegistrar>
     let slot: SlotKey
 
     /// The registrar, retained, unless it has started deinitialising (its deinit then ends this
@@ -20,12 +20,12 @@ struct Dependency {
     /// the registrar's deinit, which takes that lock. (Used unretained, the registrar could be
     /// released for the last time by the very call made on it, say by an unoptimised build's retain
     /// and release of `self`, while the caller holds the lock: a deadlock.)
-    func retainedRegistrar() -> Unmanaged<KVORegistrar>? {
-        SwiftRuntime.tryRetain(registrar.toOpaque()) ? registrar : nil
+    func retainedRegistrar() -> Unretained<KVORegistrar>? {
+        registrar.retainedIfAlive()
     }
 
     /// The registrar's identity.
     var registrarID: ObjectIdentifier {
-        unsafeBitCast(registrar.toOpaque(), to: ObjectIdentifier.self)
+        registrar.id
     }
 }

@@ -26,16 +26,16 @@ extension KVOInfo {
     /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
     /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
     func subscribeLocked(_ access: Access) {
-        if lists(Unmanaged.passUnretained(access.registrar).toOpaque(), access.slot) { return }
-        dependencies.append(Dependency(registrar: .passUnretained(access.registrar), slot: access.slot))
+        if lists(ObjectIdentifier(access.registrar), access.slot) { return }
+        dependencies.append(Dependency(registrar: Unretained(access.registrar), slot: access.slot))
         access.registrar.add(self, for: access)
     }
 
     /// Whether `slot` of the registrar at `registrar` is a dependency. Under the striped lock.
     @inline(__always)
-    private func lists(_ registrar: UnsafeMutableRawPointer, _ slot: SlotKey) -> Bool {
+    private func lists(_ registrar: ObjectIdentifier, _ slot: SlotKey) -> Bool {
         for index in dependencies.indices
-        where dependencies[index].registrar.toOpaque() == registrar && sameSlot(dependencies[index].slot, slot) {
+        where dependencies[index].registrarID == registrar && sameSlot(dependencies[index].slot, slot) {
             return true
         }
         return false
@@ -57,7 +57,7 @@ extension KVOInfo {
     ) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        var held = InlineList<Unmanaged<KVORegistrar>>()
+        var held = InlineList<Unretained<KVORegistrar>>()
         if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0, readTheSame(as: accesses) {
             // The common case: the evaluation read what the last one did (each read subscribed
             // already, finding it listed), so only the ticket and what it read last move on.
@@ -66,29 +66,29 @@ extension KVOInfo {
             underLock(true)
         } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
             appliedTicket = ticket
-            let root = rootRegistrar.toOpaque()
+            let root = rootRegistrar.id
             let readsRoot = accesses.contains(registrar: root)
             dependencies.removeAll { dependency in
                 let kept =
                     if case .lifetime = dependency.slot {
                         !readsRoot
                     } else {
-                        accesses.contains(registrar: dependency.registrar.toOpaque(), slot: dependency.slot)
+                        accesses.contains(registrar: dependency.registrarID, slot: dependency.slot)
                     }
                 if !kept, let registrar = dependency.retainedRegistrar() {
-                    registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+                    registrar.with { $0.remove(self, for: dependency.slot) }
                     held.append(registrar)
                 }
                 return !kept
             }
             // (Checked in place first: passing a read copies it, retaining its references.)
             for index in accesses.indices
-            where !lists(Unmanaged.passUnretained(accesses[index].registrar).toOpaque(), accesses[index].slot) {
+            where !lists(ObjectIdentifier(accesses[index].registrar), accesses[index].slot) {
                 subscribeLocked(accesses[index])
             }
             orderLikeReads(accesses)
-            if !readsRoot, !dependencies.contains(where: { $0.registrar.toOpaque() == root }) {
-                rootRegistrar._withUnsafeGuaranteedRef { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
+            if !readsRoot, !dependencies.contains(where: { $0.registrarID == root }) {
+                rootRegistrar.with { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
             }
             if leafWord != leafKey { setLeafWord(leafKey) }
             underLock(true)
@@ -128,7 +128,7 @@ extension KVOInfo {
     /// Whether the dependencies are exactly `accesses`, in order, and these read the root object (so
     /// no lifetime dependency is wanted): nothing to drop or add. Under the striped lock.
     private func readTheSame(as accesses: [Access]) -> Bool {
-        dependencies.count == accesses.count && accesses.contains(registrar: rootRegistrar.toOpaque())
+        dependencies.count == accesses.count && accesses.contains(registrar: rootRegistrar.id)
             && dependenciesMatch(accesses)
     }
 
@@ -139,7 +139,7 @@ extension KVOInfo {
         guard dependencies.count >= accesses.count else { return false }
         for index in accesses.indices {
             let dependency = dependencies[index]
-            guard dependency.registrar.toOpaque() == Unmanaged.passUnretained(accesses[index].registrar).toOpaque(),
+            guard dependency.registrarID == ObjectIdentifier(accesses[index].registrar),
                 sameSlot(dependency.slot, accesses[index].slot)
             else { return false }
         }
@@ -229,11 +229,11 @@ extension KVOInfo {
         let taken = dependencies
         dependencies = InlineList()
         var retained: UInt64 = 0
-        var retainedPast64 = InlineList<Unmanaged<KVORegistrar>>()
+        var retainedPast64 = InlineList<Unretained<KVORegistrar>>()
         for position in taken.indices where taken[position].registrarID != dyingRegistrar {
             let dependency = taken[position]
             guard let registrar = dependency.retainedRegistrar() else { continue }
-            registrar._withUnsafeGuaranteedRef { $0.remove(self, for: dependency.slot) }
+            registrar.with { $0.remove(self, for: dependency.slot) }
             if position < 64 { retained |= 1 << UInt64(position) } else { retainedPast64.append(registrar) }
         }
         lock.unlock()
@@ -250,7 +250,7 @@ extension KVOInfo {
     /// A slot the library cannot name (custom storage the type does not name) has an empty name.
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
         // Collected under the lock, described after it: naming custom storage asks the type.
-        let read: [(registrar: Unmanaged<KVORegistrar>, slot: SlotKey)] = StripedLocks.lock(for: self).withLock {
+        let read: [(registrar: Unretained<KVORegistrar>, slot: SlotKey)] = StripedLocks.lock(for: self).withLock {
             dependencies.compactMap { dependency in
                 if dependency.slot == .lifetime { return nil }
                 return dependency.retainedRegistrar().map { ($0, dependency.slot) }
@@ -258,7 +258,7 @@ extension KVOInfo {
         }
         defer { for (registrar, _) in read { registrar.release() } }
         return read.map { registrar, slot in
-            let described = registrar._withUnsafeGuaranteedRef { $0.describe(slot) }
+            let described = registrar.with { $0.describe(slot) }
             return (described.name ?? "", described.wrapped)
         }
     }

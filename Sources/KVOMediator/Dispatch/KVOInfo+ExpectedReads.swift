@@ -5,7 +5,7 @@ extension KVOInfo {
     /// and the applied ticket into `since`, and returns how many there are, when each is an `@Observed`
     /// slot; else returns 0.
     final func copyFieldDependencies(
-        into expected: inout [(registrar: UnsafeMutableRawPointer, field: Int)],
+        into expected: inout [(registrar: ObjectIdentifier, field: Int)],
         since: inout UInt16
     ) -> Int {
         let lock = StripedLocks.lock(for: self)
@@ -14,7 +14,7 @@ extension KVOInfo {
         guard !closed else { return 0 }
         for index in dependencies.indices {
             guard case .field(let field) = dependencies[index].slot else { return 0 }
-            let read = (dependencies[index].registrar.toOpaque(), field)
+            let read = (dependencies[index].registrarID, field)
             if index < expected.count { expected[index] = read } else { expected.append(read) }
         }
         since = appliedTicket
@@ -25,7 +25,7 @@ extension KVOInfo {
     /// the applied ticket was `since`), retaining its registrar, when no evaluation was applied since and
     /// each is still listed; else returns false (and gives only some, or none).
     final func recordListed(
-        _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
+        _ expected: [(registrar: ObjectIdentifier, field: Int)],
         count: Int,
         since: UInt16,
         _ record: (Access) -> Void
@@ -40,7 +40,7 @@ extension KVOInfo {
             else { return false }
             // (Released with the read, after this lock, when the tracker is cleared.) The property's key
             // path and class, which tell a chain's links, are the ones its registrar was subscribed with.
-            let listed = registrar.takeRetainedValue()
+            let listed = registrar.takeRetained()
             let facts = listed.subscribedFacts(field: read.field)
             record(
                 Access(
@@ -55,8 +55,8 @@ extension KVOInfo {
     }
 
     /// Whether the dependency at `index` is the `@Observed` slot `read`. Under the striped lock.
-    private func isDependency(_ index: Int, _ read: (registrar: UnsafeMutableRawPointer, field: Int)) -> Bool {
-        guard dependencies[index].registrar.toOpaque() == read.registrar,
+    private func isDependency(_ index: Int, _ read: (registrar: ObjectIdentifier, field: Int)) -> Bool {
+        guard dependencies[index].registrarID == read.registrar,
             case .field(let field) = dependencies[index].slot
         else { return false }
         return field == read.field
@@ -67,7 +67,7 @@ extension KVOInfo {
     /// whether it was applied: see `prune`), unless an evaluation was applied since or the dependencies
     /// changed meanwhile; then returns false, and the caller records the reads (or evaluates again).
     final func applySameReads(
-        _ expected: [(registrar: UnsafeMutableRawPointer, field: Int)],
+        _ expected: [(registrar: ObjectIdentifier, field: Int)],
         count: Int,
         since: UInt16,
         ticket: UInt16,

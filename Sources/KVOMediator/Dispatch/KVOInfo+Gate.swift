@@ -148,7 +148,7 @@ extension KVOInfo {
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
     final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
-        if registrarID == unsafeBitCast(rootRegistrar.toOpaque(), to: ObjectIdentifier.self) {
+        if registrarID == rootRegistrar.id {
             // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
             // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
             // (The caller, the dying registrar, holds a reference throughout.)

@@ -35,7 +35,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The observed object (its address is its identity here; see `ObjectPin`).
     let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
-    let rootRegistrar: Unmanaged<KVORegistrar>
+    let rootRegistrar: Unretained<KVORegistrar>
     /// Told when the observed object deinitialises (a controller, a ``KVOInfoOwner``), held as the
     /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
@@ -85,7 +85,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         self.object = ObjectPin(object)
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)
-        self.rootRegistrar = .passUnretained(registrar)
+        self.rootRegistrar = Unretained(registrar)
         self.box = Unmanaged.passRetained(box)
         super.init(keyPath)
     }

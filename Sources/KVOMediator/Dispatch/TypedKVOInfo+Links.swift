@@ -109,19 +109,19 @@ extension TypedKVOInfo {
             let registrar = dependencies[index].registrar
             if found {
                 guard count < Self.maximumTail else { return 0 }
-                (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.toOpaque()))
+                (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.unmanaged.toOpaque()))
                 count += 1
-            } else if registrar.toOpaque() == changed, field == link.field {
+            } else if registrar.unmanaged.toOpaque() == changed, field == link.field {
                 found = true
             }
         }
         guard count > 0 else { return 0 }
         for index in dependencies.indices {
-            let registrar = dependencies[index].registrar.toOpaque()
-            for earlier in 0..<index where dependencies[earlier].registrar.toOpaque() == registrar { return 0 }
+            let registrar = dependencies[index].registrarID
+            for earlier in 0..<index where dependencies[earlier].registrarID == registrar { return 0 }
         }
         let last = dependencies[dependencies.count - 1].registrar
-        return last._withUnsafeGuaranteedRef { LeafWord.slot($0, field: steps[count - 1].field) } == leafKey
+        return last.with { LeafWord.slot($0, field: steps[count - 1].field) } == leafKey
             ? count : 0
     }
 
@@ -219,7 +219,7 @@ extension KVOInfo {
     final func replaceLinks(_ steps: UnsafeMutablePointer<LinkStep>, _ count: Int, ticket: UInt16) -> Bool {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        var held = InlineList<Unmanaged<KVORegistrar>>()
+        var held = InlineList<Unretained<KVORegistrar>>()
         defer {
             lock.unlock()
             // (Released unlocked: a last release runs the registrar's deinit, which takes the lock.)
@@ -229,7 +229,7 @@ extension KVOInfo {
         let first = dependencies.count - count
         guard first > 0 else { return false }
         for index in 0..<count {
-            guard dependencies[first + index].registrar.toOpaque() == steps[index].oldRegistrar,
+            guard dependencies[first + index].registrar.unmanaged.toOpaque() == steps[index].oldRegistrar,
                 case .field(steps[index].field) = dependencies[first + index].slot
             else { return false }
         }
@@ -237,7 +237,9 @@ extension KVOInfo {
         // an object it passed through is evaluated.
         for index in 0..<count {
             let registrar = steps[index].newRegistrar
-            for prefix in 0..<first where dependencies[prefix].registrar.toOpaque() == registrar { return false }
+            for prefix in 0..<first where dependencies[prefix].registrar.unmanaged.toOpaque() == registrar {
+                return false
+            }
             for earlier in 0..<index where steps[earlier].newRegistrar == registrar { return false }
         }
         appliedTicket = ticket
@@ -250,7 +252,7 @@ extension KVOInfo {
                 wrapped.append(nil)
                 continue
             }
-            registrar._withUnsafeGuaranteedRef { old in
+            registrar.with { old in
                 wrapped.append(old.wrappedKeyPath(of: dependency.slot))
                 old.remove(self, for: dependency.slot)
             }
@@ -261,7 +263,7 @@ extension KVOInfo {
             let step = steps[index]
             let registrar = Unmanaged<KVORegistrar>.fromOpaque(step.newRegistrar!)
             if step.newRegistrar == step.oldRegistrar {
-                dependencies.append(Dependency(registrar: registrar, slot: .field(step.field)))
+                dependencies.append(Dependency(registrar: Unretained(unmanaged: registrar), slot: .field(step.field)))
             } else {
                 let objectType: AnyObject.Type = Unmanaged<AnyObject>.fromOpaque(step.newObject!)
                     ._withUnsafeGuaranteedRef {

@@ -32,7 +32,7 @@ extension TypedKVOInfo {
                 ticket: ticket
             ) { applied in
                 exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
-                if applied { tracker.remember(appliedBy: Unmanaged.passUnretained(self).toOpaque(), ticket: ticket) }
+                if applied { tracker.remember(appliedBy: ObjectIdentifier(self), ticket: ticket) }
             }
         if !applied {
             // Reads recorded from where matching ended; evaluated again only if the dependencies changed.

@@ -273,7 +273,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // already), changes nothing this reads: the link's announcement of the death re-reads it.
         // (`reachesLeaf`'s test, written out: its object argument would be retained and released here
         // on every link set, where the flag alone is asked in the common case.)
-        if readsWeakLink.load(ordering: .relaxed), link.registrar.toOpaque() != rootRegistrar.toOpaque(),
+        if readsWeakLink.load(ordering: .relaxed), link.registrar.toOpaque() != rootRegistrar.unmanaged.toOpaque(),
             SwiftRuntime.isDeinitialising(Unmanaged<AnyObject>.fromOpaque(link.object).takeUnretainedValue())
         {
             return store()

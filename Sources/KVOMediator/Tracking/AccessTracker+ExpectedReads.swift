@@ -33,8 +33,9 @@ extension AccessTracker {
     /// check, as they check a copy (`applySameReads`, `recordListed`). (Nor is `closed` checked: a
     /// registration cancelled meanwhile is found closed by those steps, and delivers nothing.)
     func expect(dependenciesOf registration: KVOInfo) -> Bool {
-        let address = Unmanaged.passUnretained(registration).toOpaque()
-        if let remembered, remembered.registration == address, remembered.ticket == registration.appliedTicket {
+        if let remembered, remembered.registration == ObjectIdentifier(registration),
+            remembered.ticket == registration.appliedTicket
+        {
             expectedCount = remembered.count
             expectedSince = remembered.ticket
             return true
@@ -46,7 +47,7 @@ extension AccessTracker {
 
     /// After `applySameReads` applied `ticket` for the registration at `registration`, whose dependencies
     /// are the first `expectedCount` of `expected`: remembers them for its next evaluation on this thread.
-    func remember(appliedBy registration: UnsafeMutableRawPointer, ticket: UInt16) {
+    func remember(appliedBy registration: ObjectIdentifier, ticket: UInt16) {
         remembered = (registration, ticket, expectedCount)
     }
 
@@ -70,7 +71,7 @@ extension AccessTracker {
     @inline(__always)
     func expectedRead(of registrar: KVORegistrar, field: Int) -> ExpectedRead {
         guard matched >= 0, expectedCount > 0 else { return .unexpected }
-        let address = Unmanaged.passUnretained(registrar).toOpaque()
+        let address = ObjectIdentifier(registrar)
         if matched < expectedCount, expected[matched].registrar == address, expected[matched].field == field {
             matched &+= 1
             readCount &+= 1

@@ -4,11 +4,9 @@ extension [Access] {
     /// Whether one of the reads is of `slot` of the registrar at `registrar` (compared in place: a copy
     /// of a read retains its references).
     @inline(__always)
-    func contains(registrar: UnsafeMutableRawPointer, slot: SlotKey) -> Bool {
+    func contains(registrar: ObjectIdentifier, slot: SlotKey) -> Bool {
         for index in indices
-        where Unmanaged.passUnretained(self[index].registrar).toOpaque() == registrar
-            && sameSlot(self[index].slot, slot)
-        {
+        where ObjectIdentifier(self[index].registrar) == registrar && sameSlot(self[index].slot, slot) {
             return true
         }
         return false
@@ -16,8 +14,8 @@ extension [Access] {
 
     /// Whether one of the reads is of a slot of the registrar at `registrar`.
     @inline(__always)
-    func contains(registrar: UnsafeMutableRawPointer) -> Bool {
-        for index in indices where Unmanaged.passUnretained(self[index].registrar).toOpaque() == registrar {
+    func contains(registrar: ObjectIdentifier) -> Bool {
+        for index in indices where ObjectIdentifier(self[index].registrar) == registrar {
             return true
         }
         return false
@@ -48,13 +46,13 @@ final class AccessTracker {
     /// A re-evaluation's expected reads (`AccessTracker+ExpectedReads`): the registration's dependencies
     /// when it began, each an `@Observed` slot, as its registrar's address and its field; the first
     /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
-    @exclusivity(unchecked) var expected: [(registrar: UnsafeMutableRawPointer, field: Int)] = []
+    @exclusivity(unchecked) var expected: [(registrar: ObjectIdentifier, field: Int)] = []
     @exclusivity(unchecked) var expectedCount = 0
     /// The registration's applied ticket when `expected` was copied (or remembered).
     @exclusivity(unchecked) var expectedSince: UInt16 = 0
     /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
     /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.
-    @exclusivity(unchecked) var remembered: (registration: UnsafeMutableRawPointer, ticket: UInt16, count: Int)?
+    @exclusivity(unchecked) var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)?
     /// How many of `expected` were read, in order; ``stoppedMatching`` once a read was not the one
     /// expected, ``mustRecordAgain`` if then the reads matched could not be recorded (the evaluation
     /// must be done again).
