@@ -65,7 +65,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     #endif
     /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
     let madeRecord = Atomic<Bool>(false)
-    /// The name this registration found itself (see `KeyPathNames`), boxed: one word in every registration
+    /// The name this registration found itself (see `KVOInfo+Names`), boxed: one word in every registration
     /// for what few keep. Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var learntNameStorage: LearntName?
 

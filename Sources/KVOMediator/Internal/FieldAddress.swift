@@ -4,7 +4,8 @@
 /// key path's stored offset, or the class's field metadata, `ObservedFields`), and every caller holds
 /// a strong reference to the object for as long as it uses the address, so the memory is the field's
 /// and stays allocated. The type it is read as is the field's declared type, which the caller knows
-/// from the same source as the offset. This is the one place that turns an object into an address.
+/// from the same source as the offset. The setters and the reads and sets by name make their
+/// addresses here (the chain-following code still does its own arithmetic: `SwiftRuntime`'s list).
 @usableFromInline
 @frozen
 struct FieldAddress {

@@ -1,7 +1,6 @@
 // The only file that imports the shim, and internally: clients never see its C declarations. The
-// getters of `@Observed` properties, inlined into clients, reach its two variables they ask through
-// out-of-line functions named by symbol (`_kvoTrackersRunningNow`): a call per read where a public
-// import gave one load (get_unobserved 23 → 29 instructions; Observation's read costs 159).
+// getters of `@Observed` properties, inlined into clients, reach the two variables they ask through
+// out-of-line functions (`trackersRunningCount()`): a call per read where a public import gave one load.
 internal import KVORuntimeShims
 
 #if canImport(ObjectiveC)
@@ -11,18 +10,21 @@ import ObjectiveC
 /// The one file that calls the Swift runtime, the kernel and the shim's C variables directly (through
 /// the C declarations of `KVORuntimeShims`); everything else calls these.
 ///
-/// Where the rest of the unsafe code lives, each with its reason:
+/// Where the rest of the unsafe code lives, each with its reason (`Scripts/engine-room-exceptions.txt`
+/// lists every file; `Scripts/check-layers.py` keeps the list from growing):
 /// - `ObjectPin`: an observed object (and an observer) held by its memory, loaded by a try-retain:
 ///   weak in effect, without a side table per object.
-/// - `KVOInfo` and `Dependency`: a registration's box and its dependencies' registrars held
-///   unmanaged, used only inside the registration's gate or lock, which keep them alive.
-/// - `KVORegistrar`, `KVOInfo`, `KVOController`, `ThreadContext`, `DirectSlotCache`:
-///   `@exclusivity(unchecked)` on state that a lock (or one thread) already guards.
-/// - `FieldAddress`: an object and a field's offset as an address, the one place that makes one. The
-///   `Observed` and `ObservedWeak` setters store through it (a constant offset: no key path built at
-///   run time), `ObservedField` reads one property at its offset, a set by name
-///   (`Observed+SetByName`) stores at the offset found by name, a value cast to the storage's own type,
-///   and `KeyPathComponents` reads a key path object's buffer. The referent's death reaches the
+/// - `Unretained`: a dependency's registrar and a registration's root registrar, held with no retain,
+///   used only under the registration's lock or gate, which keep them alive; a call that may outlive
+///   that takes a retain first.
+/// - `LockProtected`: `@exclusivity(unchecked)` on state only its own lock reaches (a controller's
+///   table, the key-path tables, the direct-slot cache); `KVORegistrar`, `KVOInfo`, `ThreadContext`
+///   and `AccessTracker` still mark such fields themselves.
+/// - `FieldAddress`: an object and a field's offset as an address, for the `Observed` and `ObservedWeak`
+///   setters (a constant offset: no key path built at run time), `ObservedField`'s read of one
+///   property, a set by name (`Observed+SetByName`, a value cast to the storage's own type) and
+///   `KeyPathComponents`' read of a key path object's buffer. (`StorageOffset`, `CompiledReading` and
+///   `TypedKVOInfo+Links` still add offsets to addresses themselves.) The referent's death reaches the
 ///   holder of an `ObservedWeak` through a `WeakLink`'s `ObjectPin`.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
@@ -34,9 +36,9 @@ import ObjectiveC
 /// - `TypedKVOInfo+Links`: a chain's new link followed by reading each `@Observed` storage at its
 ///   offset, an object link as an address, a registrar at its field's offset, and the leaf as a
 ///   `Value`; only for the classes and fields the runtime's field metadata shows to be such.
-/// - `LastValue` (and its `TypedKVOInfo+LastValue` facet): a computed property's last value kept in a registration's words as its
-///   `Value` (only `_isPOD` types that fit, so nothing is retained or deinitialised there), under the
-///   striped lock.
+/// - `LastValue` (and its `TypedKVOInfo+LastValue` facet): a computed property's last value kept in a
+///   registration's words as its `Value` (only `_isPOD` types that fit, so nothing is retained or
+///   deinitialised there), under the striped lock.
 @usableFromInline
 enum SwiftRuntime {
     /// Retains the native Swift object at `object` unless it has started deinitialising.
@@ -66,12 +68,20 @@ enum SwiftRuntime {
         kvo_unpin(object)
     }
 
-    /// Whether some thread tracks reads now (the shim's count of running trackers, through its
-    /// out-of-line form: the getters that ask are inlined into clients, which do not import the shim).
+    /// Whether some thread tracks reads now (the shim's count of running trackers, read out of line:
+    /// the getters that ask are inlined into clients, which do not import the shim).
     @inlinable
     @inline(__always)
     static var trackersRunning: Bool {
-        _kvoTrackersRunningNow() != 0
+        trackersRunningCount() != 0
+    }
+
+    /// The shim's count of running trackers, out of line: what ``trackersRunning``, inlined into clients,
+    /// calls, since inlinable code may not name a module imported internally.
+    @usableFromInline
+    @inline(never)
+    static func trackersRunningCount() -> Int {
+        kvo_trackers_running()
     }
 
     /// Counts a tracker starting (1) or ending (-1) on any thread.
@@ -80,12 +90,19 @@ enum SwiftRuntime {
         kvo_trackers_add(delta)
     }
 
-    /// Whether this thread makes one of the library's own reads now (a thread-local C variable, through
-    /// the shim's out-of-line form, as ``trackersRunning``).
+    /// Whether this thread makes one of the library's own reads now (a thread-local C variable, read out
+    /// of line, as ``trackersRunning``).
     @inlinable
     @inline(__always)
     static var isReadingForLibrary: Bool {
-        _kvoIsReadingForLibraryNow() != 0
+        libraryReadDepth() != 0
+    }
+
+    /// This thread's depth of the library's own reads, out of line (as ``trackersRunningCount()``).
+    @usableFromInline
+    @inline(never)
+    static func libraryReadDepth() -> Int {
+        kvo_is_reading_for_library() ? 1 : 0
     }
 
     /// Counts one of the library's own reads starting (1) or ending (-1) on this thread.
@@ -113,14 +130,3 @@ enum SwiftRuntime {
     }
     #endif
 }
-
-/// `kvo_trackers_running_now` of `KVORuntimeShims`, by its symbol: inlinable code may not name a module
-/// imported internally, and the shim is imported only here, internally.
-@usableFromInline
-@_silgen_name("kvo_trackers_running_now")
-func _kvoTrackersRunningNow() -> Int
-
-/// `kvo_is_reading_for_library_now` of `KVORuntimeShims`, by its symbol (see `_kvoTrackersRunningNow`).
-@usableFromInline
-@_silgen_name("kvo_is_reading_for_library_now")
-func _kvoIsReadingForLibraryNow() -> Int

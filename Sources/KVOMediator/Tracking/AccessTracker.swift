@@ -244,9 +244,3 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     defer { _ = context.swapTracker(tracker) }
     return body()
 }
-
-/// Key path equality, for optionals too (the same object, the common case, is equal at once).
-@inline(__always)
-func sameKeyPath(_ lhs: AnyKeyPath?, _ rhs: AnyKeyPath?) -> Bool {
-    lhs === rhs || lhs == rhs
-}

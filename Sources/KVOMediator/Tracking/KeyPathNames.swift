@@ -35,17 +35,6 @@ func chainName(of keyPath: AnyKeyPath, reads: [NamedRead]) -> String? {
     return KeyPathComponents.isChain(keyPath, of: links) ? name : nil
 }
 
-/// Whether `type` is `base` or a class that inherits from it.
-func isType(_ type: Any.Type, orSubclassOf base: Any.Type) -> Bool {
-    if type == base { return true }
-    guard var current = type as? AnyClass, let baseClass = base as? AnyClass else { return false }
-    while let superclass = _getSuperclass(current) {
-        if superclass == baseClass { return true }
-        current = superclass
-    }
-    return false
-}
-
 /// `Optional<T>`, for a type known only at run time.
 private func optional(of type: Any.Type) -> Any.Type {
     func wrap<T>(_: T.Type) -> Any.Type { T?.self }
