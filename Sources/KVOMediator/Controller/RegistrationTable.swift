@@ -20,8 +20,8 @@ struct RegistrationTable {
 
         var isIndex: Bool { key & RegistrationTable.indexTag != 0 }
         var objectKey: UInt { key & ~RegistrationTable.indexTag }
-        var info: KVOInfo { unsafeDowncast(item.unsafelyUnwrapped, to: KVOInfo.self) }
-        var index: ObjectIndex { unsafeDowncast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
+        var info: KVOInfo { KnownClass.cast(item.unsafelyUnwrapped, to: KVOInfo.self) }
+        var index: ObjectIndex { KnownClass.cast(item.unsafelyUnwrapped, to: ObjectIndex.self) }
     }
 
     /// Object addresses are aligned, so their low bit is free to tag a bucket holding an ``ObjectIndex``.

@@ -28,10 +28,10 @@ extension TypedKVOInfo {
         switch readerKind {
         case .typed:
             if let reading = extras?.reading { return Self.read(object, by: reading) }
-            return object[keyPath: unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self)]
-        case .partial: return object[keyPath: unsafeDowncast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
+            return object[keyPath: KnownClass.cast(keyPath, to: KeyPath<Object, Value>.self)]
+        case .partial: return object[keyPath: KnownClass.cast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
         case .flattening:
-            let flattening = unsafeDowncast(keyPath, to: KeyPath<Object, Any?>.self)
+            let flattening = KnownClass.cast(keyPath, to: KeyPath<Object, Any?>.self)
             return (object[keyPath: flattening] ?? (Any?.none as Any)) as! Value
         }
     }
@@ -67,7 +67,7 @@ extension TypedKVOInfo {
     ) {
         var keyPath: AnyKeyPath?
         withUnsafeMutablePointer(to: &keyPath) { reading(nil, UnsafeMutableRawPointer($0)) }
-        let typed = unsafeDowncast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
+        let typed = KnownClass.cast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
         self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
         guard leafWord.directField == nil, Self.fitsReadingRoom else { return }
         extras(creating: true)?.reading = reading

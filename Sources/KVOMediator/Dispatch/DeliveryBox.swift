@@ -70,8 +70,8 @@ final class _HandlerBox<Object: AnyObject, Value>: _DeliveryBox, @unchecked Send
         self.handler = handler
         super.init { box, object, old, new, type, isPrior, holder in
             let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
-            unsafeDowncast(box, to: _HandlerBox<Object, Value>.self).handler(
-                unsafeDowncast(object, to: Object.self),
+            KnownClass.cast(box, to: _HandlerBox<Object, Value>.self).handler(
+                KnownClass.cast(object, to: Object.self),
                 change
             )
         }
@@ -92,10 +92,10 @@ final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _D
         self.observer = observer
         self.block = block
         super.init { box, object, old, new, type, isPrior, holder in
-            let box = unsafeDowncast(box, to: _ObserverBlockBox<Observer, Object, Value>.self)
+            let box = KnownClass.cast(box, to: _ObserverBlockBox<Observer, Object, Value>.self)
             guard let observer = box.observer.object else { return }
             let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
-            box.block(observer, unsafeDowncast(object, to: Object.self), change)
+            box.block(observer, KnownClass.cast(object, to: Object.self), change)
         }
     }
 }

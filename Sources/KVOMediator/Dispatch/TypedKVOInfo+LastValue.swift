@@ -19,7 +19,7 @@ extension TypedKVOInfo {
     /// The registration's `LastValue`, if it keeps one.
     var lastValue: LastValue? {
         guard let extras, extras.keepsValue else { return nil }
-        return unsafeDowncast(extras, to: LastValue.self)
+        return KnownClass.cast(extras, to: LastValue.self)
     }
 
     /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).

@@ -78,14 +78,14 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
-        readerKind == .typed ? unsafeDowncast(keyPath, to: KeyPath<Object, Value>.self) : nil
+        readerKind == .typed ? KnownClass.cast(keyPath, to: KeyPath<Object, Value>.self) : nil
     }
 
     /// The observed object (see `KVOInfo.loadObject()`).
     /// (No `Optional.map`: unspecialised here, it cost 260 instructions a call in value witnesses.)
     func loadTypedObject() -> Object? {
         guard let object = loadObject() else { return nil }
-        return unsafeDowncast(object, to: Object.self)
+        return KnownClass.cast(object, to: Object.self)
     }
 
     /// Reads the value, then what is declared to affect it, recursively, so that `tracker` sees what
@@ -201,7 +201,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// observed object for a chain ending at the collection.
     private func deliverCollectionRecord(_ change: KVOChange<Value>, changed: AnyObject) {
         if isDirect {
-            let object = unsafeDowncast(changed, to: Object.self)
+            let object = KnownClass.cast(changed, to: Object.self)
             deliver { callRecord(object: object, change) }
         } else if reachesLeaf(changed), let object = loadTypedObject() {
             deliver { callRecord(object: object, change) }

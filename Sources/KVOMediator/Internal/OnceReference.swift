@@ -58,17 +58,3 @@ struct OnceReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
         return Unmanaged<Instance>.fromOpaque(UnsafeRawPointer(bitPattern: original)!).takeUnretainedValue()
     }
 }
-
-/// Restores the static type of a key path that crossed a protocol requirement as an `AnyKeyPath` (one
-/// that non-final classes adopt cannot take a `KeyPath<Self, Value>`): a checked cast there looked up
-/// `KeyPath<Self, Value>`'s metadata on each set. Unsafe: unchecked in optimised builds.
-@usableFromInline
-enum ErasedKeyPath {
-    /// `keyPath`, which the caller knows to be a `KeyPath<Root, Value>`, as one.
-    @inlinable
-    @inline(__always)
-    static func restore<Root, Value>(_ keyPath: AnyKeyPath, as type: KeyPath<Root, Value>.Type) -> KeyPath<Root, Value>
-    {
-        unsafeDowncast(keyPath, to: type)
-    }
-}
