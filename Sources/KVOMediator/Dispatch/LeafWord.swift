@@ -26,7 +26,7 @@ struct LeafWord: Equatable {
     /// The slot `field` of `registrar` (``none`` for an offset or an address that does not fit).
     @inline(__always)
     static func slot(_ registrar: KVORegistrar, field: Int) -> LeafWord {
-        let address = UInt(bitPattern: ObjectIdentifier(registrar))
+        let address = UInt(bitPattern: Unretained(registrar).id)
         guard UInt(bitPattern: field) < 0x1_0000, address < (1 &<< 48) else { return .none }
         return LeafWord(bits: address &<< 16 | UInt(bitPattern: field))
     }

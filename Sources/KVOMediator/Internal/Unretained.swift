@@ -11,9 +11,11 @@ struct Unretained<Object: AnyObject> {
     @usableFromInline
     let unmanaged: Unmanaged<Object>
 
+    /// (Borrowed, so that an unoptimised build does not retain the object to pass it: it may be
+    /// deinitialising, as for ``id``.)
     @inlinable
     @inline(__always)
-    init(_ object: Object) {
+    init(_ object: __shared Object) {
         unmanaged = .passUnretained(object)
     }
 
@@ -23,11 +25,13 @@ struct Unretained<Object: AnyObject> {
         self.unmanaged = unmanaged
     }
 
-    /// The object's identity (its address).
+    /// The object's identity (its address), from the bits alone: it may be asked while the object is
+    /// deinitialising (a registrar's deinit ends the dependencies on it), when a retain, which an
+    /// unoptimised build makes of any reference it passes on, must not happen.
     @inlinable
     @inline(__always)
     var id: ObjectIdentifier {
-        unmanaged._withUnsafeGuaranteedRef { ObjectIdentifier($0) }
+        unsafeBitCast(unmanaged.toOpaque(), to: ObjectIdentifier.self)
     }
 
     /// Calls `body` with the object, which the caller knows alive, with no retain.
