@@ -15,7 +15,7 @@ struct FieldAddress {
     /// The field at byte offset `offset` of `object` (0: the object's own first byte).
     @inlinable
     @inline(__always)
-    init(of object: AnyObject, at offset: Int) {
+    init(of object: __shared AnyObject, at offset: Int) {
         raw = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
     }
 
