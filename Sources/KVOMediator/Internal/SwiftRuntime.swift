@@ -1,6 +1,6 @@
 // The only file that imports the shim, and internally: clients never see its C declarations. The
 // getters of `@Observed` properties, inlined into clients, reach the two variables they ask through
-// out-of-line functions (`trackersRunningCount()`): a call per read where a public import gave one load.
+// out-of-line functions (`_trackersRunning()`): a call per read where a public import gave one load.
 internal import KVORuntimeShims
 
 #if canImport(ObjectiveC)
@@ -68,20 +68,12 @@ enum SwiftRuntime {
         kvo_unpin(object)
     }
 
-    /// Whether some thread tracks reads now (the shim's count of running trackers, read out of line:
-    /// the getters that ask are inlined into clients, which do not import the shim).
+    /// Whether some thread tracks reads now (the shim's count of running trackers), asked through
+    /// ``_trackersRunning()``.
     @inlinable
     @inline(__always)
     static var trackersRunning: Bool {
-        trackersRunningCount() != 0
-    }
-
-    /// The shim's count of running trackers, out of line: what ``trackersRunning``, inlined into clients,
-    /// calls, since inlinable code may not name a module imported internally.
-    @usableFromInline
-    @inline(never)
-    static func trackersRunningCount() -> Int {
-        kvo_trackers_running()
+        _trackersRunning()
     }
 
     /// Counts a tracker starting (1) or ending (-1) on any thread.
@@ -90,19 +82,12 @@ enum SwiftRuntime {
         kvo_trackers_add(delta)
     }
 
-    /// Whether this thread makes one of the library's own reads now (a thread-local C variable, read out
-    /// of line, as ``trackersRunning``).
+    /// Whether this thread makes one of the library's own reads now (a thread-local C variable), asked
+    /// through ``_isReadingForLibrary()``.
     @inlinable
     @inline(__always)
     static var isReadingForLibrary: Bool {
-        libraryReadDepth() != 0
-    }
-
-    /// This thread's depth of the library's own reads, out of line (as ``trackersRunningCount()``).
-    @usableFromInline
-    @inline(never)
-    static func libraryReadDepth() -> Int {
-        kvo_is_reading_for_library() ? 1 : 0
+        _isReadingForLibrary()
     }
 
     /// Counts one of the library's own reads starting (1) or ending (-1) on this thread.
@@ -129,4 +114,21 @@ enum SwiftRuntime {
         kvo_futex_wake_one(UnsafeMutableRawPointer(mutating: word).assumingMemoryBound(to: UInt32.self))
     }
     #endif
+}
+
+/// The shim's count of running trackers, not zero. Out of line: the getters that ask are inlined into
+/// clients, and inlinable code may not name a module imported internally. A free function, not a static
+/// one: the optimiser drops a static function's unused metatype and leaves a thunk at its symbol, which
+/// every inlined getter would call through (four instructions more per read).
+@usableFromInline
+@inline(never)
+func _trackersRunning() -> Bool {
+    kvo_trackers_running() != 0
+}
+
+/// Whether this thread makes one of the library's own reads now, out of line as `_trackersRunning()`.
+@usableFromInline
+@inline(never)
+func _isReadingForLibrary() -> Bool {
+    kvo_is_reading_for_library()
 }

@@ -5,21 +5,16 @@
 /// Why it is sound: every use is where that keeper is known to hold, as the holder's comment says;
 /// a call that may outlive it takes a retain first (``retainedIfAlive()``), which fails once the object
 /// has started deinitialising. Walking such references then costs no reference counting at all.
-@usableFromInline
-@frozen
 struct Unretained<Object: AnyObject> {
-    @usableFromInline
     let unmanaged: Unmanaged<Object>
 
     /// (Borrowed, so that an unoptimised build does not retain the object to pass it: it may be
     /// deinitialising, as for ``id``.)
-    @inlinable
     @inline(__always)
     init(_ object: __shared Object) {
         unmanaged = .passUnretained(object)
     }
 
-    @inlinable
     @inline(__always)
     init(unmanaged: Unmanaged<Object>) {
         self.unmanaged = unmanaged
@@ -28,14 +23,12 @@ struct Unretained<Object: AnyObject> {
     /// The object's identity (its address), from the bits alone: it may be asked while the object is
     /// deinitialising (a registrar's deinit ends the dependencies on it), when a retain, which an
     /// unoptimised build makes of any reference it passes on, must not happen.
-    @inlinable
     @inline(__always)
     var id: ObjectIdentifier {
         unsafeBitCast(unmanaged.toOpaque(), to: ObjectIdentifier.self)
     }
 
     /// Calls `body` with the object, which the caller knows alive, with no retain.
-    @inlinable
     @inline(__always)
     func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {
         try unmanaged._withUnsafeGuaranteedRef(body)
@@ -55,7 +48,6 @@ struct Unretained<Object: AnyObject> {
     }
 
     /// Gives back a retain taken by ``retainedIfAlive()``.
-    @inlinable
     @inline(__always)
     func release() {
         unmanaged.release()

@@ -56,7 +56,8 @@ static inline void kvo_set_thread_context(void *context) {
 
 /// How many of KVOMediator's own reads (an `.initial` value, an old value: `untracked`) this thread is
 /// in. A thread-local C variable, as the context's slot is; a getter of a class bridged to Observation,
-/// inlined into the client's code, asks it through `SwiftRuntime.libraryReadDepth()`.
+/// inlined into the client's code, asks it through `_isReadingForLibrary()` (SwiftRuntime.swift), which
+/// is not inlined.
 extern _Thread_local long kvo_library_read_depth;
 
 static inline bool kvo_is_reading_for_library(void) {
@@ -71,7 +72,7 @@ static inline void kvo_library_reads_add(long delta) {
 /// How many of KVOMediator's access trackers are installed now, on any thread. A C variable, not a
 /// Swift global, so that it is changed and read atomically (a relaxed load is what ThreadSanitizer
 /// accepts beside the atomic adds). Getters inlined into clients read it through a Swift function
-/// that is not inlined (`SwiftRuntime.trackersRunningCount()`).
+/// that is not inlined (`_trackersRunning()`, SwiftRuntime.swift).
 extern long kvo_trackers_running_count;
 
 /// The number of trackers installed (a relaxed atomic load: a hint, the thread's own tracker decides).
