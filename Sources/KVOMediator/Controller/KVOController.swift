@@ -96,32 +96,45 @@ public final class KVOController<Observer: AnyObject> {
 
     /// Stops observing `keyPath` of `object`.
     ///
-    /// Unobserving a nil object, or an object or key path that is not observed, does nothing.
+    /// Unobserving a nil object, or an object or key path that is not observed, does nothing. The string
+    /// form of the same chain (`"address.city"` for `\.address?.city`) ends too while the chain can be
+    /// followed to its end. To tell that, `unobserve` reads nothing when this controller observes the
+    /// key path itself (its registration knows what it reads); when it observes only the string form, it
+    /// reads the key path on this thread, as `observe` does.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        let hasStringForm = remove(from: object, keyPath: keyPath)
-        // Also observed as a string key path (made while a link of the chain was nil, the forms are two
-        // registrations): that ends too, if the key path names it now.
-        guard hasStringForm, let namePath = namePath(of: keyPath, on: object) else { return }
-        remove(from: object) { $0.stringKeyPath == namePath }
+        let id = ObjectIdentifier(object)
+        // With string registrations on the object, the typed one first, if there is one.
+        let (hasStringForm, typed): (Bool, KVOInfo?) = state.withLock { state in
+            guard state.hasObservedStrings, state.table.containsOtherForm(id, isString: false) else {
+                return (false, nil)
+            }
+            var typed: KVOInfo?
+            for info in state.table.infos(of: id) where info.stringKeyPath == nil && sameKeyPath(info.keyPath, keyPath) {
+                typed = info
+            }
+            return (true, typed)
+        }
+        guard hasStringForm else {
+            remove(from: object) { state, id in state.table.removeAll(of: id, keyPath: keyPath) }
+            return
+        }
+        // The chain's name, found outside the lock (naming loads registrars): from what the typed
+        // registration reads now, not by reading the properties again (another thread may be setting them).
+        let name = typed.map(\.namePath) ?? namePath(of: keyPath, on: object)
+        remove(from: object) { state, id in
+            var removed = state.table.removeAll(of: id, keyPath: keyPath)
+            if let name {
+                state.table.removeAll(of: id) { $0.stringKeyPath == name }.forEachElement { removed.append($0) }
+            }
+            return removed
+        }
     }
 
     /// Removes and cancels the registrations on `object` that match; true if there were any.
     @discardableResult
     func remove<Object: KeyValueObservable>(from object: Object, where matches: (KVOInfo) -> Bool) -> Bool {
         remove(from: object) { state, id in state.table.removeAll(of: id, where: matches) }
-    }
-
-    /// Removes and cancels the registration of `keyPath` on `object`; returns whether registrations of
-    /// `object` in string form remain.
-    private func remove(from object: AnyObject, keyPath: AnyKeyPath) -> Bool {
-        var hasStringForm = false
-        remove(from: object) { state, id in
-            let removed = state.table.removeAll(of: id, keyPath: keyPath)
-            hasStringForm = state.hasObservedStrings && state.table.containsOtherForm(id, isString: false)
-            return removed
-        }
-        return hasStringForm
     }
 
     /// Removes what `take` takes out of the table for the object (under the lock), then cancels it and

@@ -87,6 +87,30 @@ import Testing
         #expect(observer.kvoController.observationCount == 0)
     }
 
+    @Test func unobservingATypedKeyPathThisControllerObservesCallsNoGetterBesideAStringForm() throws {
+        // (Another thread may be setting the properties it names: as Cocoa's removeObserver, unobserve
+        // reads none of them when the registration knows what it reads.)
+        let holder = CountingHolder()
+        holder.link = CountingLink()
+        let observer = TestObserver()
+        try observer.kvoController.observe(holder, keyPath: "link.value") { _, _, _ in }
+        observer.kvoController.observe(holder, keyPath: \.link?.counted) { _, _, _ in }
+        let reads = holder.link!.reads.count
+        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.counted)
+        #expect(holder.link!.reads.count == reads)
+        // Not the string registration's chain: it stays, and still delivers.
+        #expect(observer.kvoController.observationCount == 1)
+        let calls = CallCounter()
+        observer.kvoController.observe(holder, keyPath: \.plain) { _, _, _ in calls.increment() }
+        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.plain)
+        #expect(holder.link!.reads.count == reads)
+        #expect(observer.kvoController.observationCount == 1)
+        // Observed only by its string form, the typed key path of its chain is read to tell: it ends it.
+        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.value)
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(calls.count == 0)
+    }
+
     @Test func aTypedChainsRecordsKeepTheNameItFoundOnceALinkIsNilAgain() throws {
         let depot = wholeDepot()
         let names = Recorded<String>()
@@ -96,4 +120,21 @@ import Testing
         token.invalidate()
         #expect(names.values == ["a.b.value", "a.b.value"])
     }
+}
+
+/// A link with a computed property that counts its calls.
+private final class CountingLink: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    let reads = CallCounter()
+    @Observed var value = 0
+    var counted: Int {
+        reads.increment()
+        return value
+    }
+}
+
+private final class CountingHolder: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var link: CountingLink?
+    @Observed var plain = 0
 }
