@@ -110,7 +110,8 @@ public final class KVOController<Observer: AnyObject> {
                 return (false, nil)
             }
             var typed: KVOInfo?
-            for info in state.table.infos(of: id) where info.stringKeyPath == nil && sameKeyPath(info.keyPath, keyPath) {
+            for info in state.table.infos(of: id) where info.stringKeyPath == nil && sameKeyPath(info.keyPath, keyPath)
+            {
                 typed = info
             }
             return (true, typed)
