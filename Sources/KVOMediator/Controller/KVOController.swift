@@ -109,11 +109,7 @@ public final class KVOController<Observer: AnyObject> {
             guard state.hasObservedStrings, state.table.containsOtherForm(id, isString: false) else {
                 return (false, nil)
             }
-            var typed: KVOInfo?
-            for info in state.table.infos(of: id) where info.stringKeyPath == nil && sameKeyPath(info.keyPath, keyPath)
-            {
-                typed = info
-            }
+            let typed = state.table.infos(of: id).first { $0.stringKeyPath == nil && sameKeyPath($0.keyPath, keyPath) }
             return (true, typed)
         }
         guard hasStringForm else {
