@@ -103,18 +103,18 @@ public final class KVOController<Observer: AnyObject> {
     /// reads the key path on this thread, as `observe` does.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
-        let id = ObjectIdentifier(object)
-        // With string registrations on the object, the typed one first, if there is one.
-        let (hasStringForm, typed): (Bool, KVOInfo?) = state.withLock { state in
-            guard state.hasObservedStrings, state.table.containsOtherForm(id, isString: false) else {
-                return (false, nil)
-            }
-            let typed = state.table.infos(of: id).first { $0.stringKeyPath == nil && sameKeyPath($0.keyPath, keyPath) }
-            return (true, typed)
+        // One lock section when the object has no string registration here (the common case); with some,
+        // nothing is removed until the name is known.
+        var hasStringForm = false
+        remove(from: object) { state, id in
+            hasStringForm = state.hasObservedStrings && state.table.containsOtherForm(id, isString: false)
+            return hasStringForm ? InlineList() : state.table.removeAll(of: id, keyPath: keyPath)
         }
-        guard hasStringForm else {
-            remove(from: object) { state, id in state.table.removeAll(of: id, keyPath: keyPath) }
-            return
+        guard hasStringForm else { return }
+        let typed = state.withLock { state in
+            state.table.infos(of: ObjectIdentifier(object)).first {
+                $0.stringKeyPath == nil && sameKeyPath($0.keyPath, keyPath)
+            }
         }
         // The chain's name, found outside the lock (naming loads registrars): from what the typed
         // registration reads now, not by reading the properties again (another thread may be setting them).

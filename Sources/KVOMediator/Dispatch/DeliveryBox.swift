@@ -28,31 +28,31 @@ class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only im
 /// `holder` is the registration, which the record keeps for its key path.
 @usableFromInline
 typealias _Delivery = (
-    _DeliveryBox, AnyObject, UnsafeRawPointer?, UnsafeRawPointer?, Any.Type?, Bool, _KeyPathHolder
+    _DeliveryBox, AnyObject, ValueAddress?, ValueAddress?, Any.Type?, Bool, _KeyPathHolder
 ) -> Void
 
 extension KVOChange {
     /// The record a `_Delivery` is given (see there).
     @inlinable
     static func _delivered(
-        old: UnsafeRawPointer?,
-        new: UnsafeRawPointer?,
+        old: ValueAddress?,
+        new: ValueAddress?,
         type: Any.Type?,
         isPrior: Bool,
         holder: _KeyPathHolder
     ) -> KVOChange<Value> {
-        guard let type else { return new.unsafelyUnwrapped.assumingMemoryBound(to: KVOChange<Value>.self).pointee }
+        guard let type else { return new.unsafelyUnwrapped.load(as: KVOChange<Value>.self) }
         if type == Value.self {
             return KVOChange(
-                oldValue: old.map { $0.assumingMemoryBound(to: Value.self).pointee },
-                newValue: new.map { $0.assumingMemoryBound(to: Value.self).pointee },
+                oldValue: old.map { $0.load(as: Value.self) },
+                newValue: new.map { $0.load(as: Value.self) },
                 isPrior: isPrior,
                 holder: holder
             )
         }
         return KVOChange(
-            oldValue: old.map { loadValue(at: $0, as: type) as! Value },
-            newValue: new.map { loadValue(at: $0, as: type) as! Value },
+            oldValue: old.map { $0.loadBoxed(as: type) as! Value },
+            newValue: new.map { $0.loadBoxed(as: type) as! Value },
             isPrior: isPrior,
             holder: holder
         )
@@ -98,18 +98,4 @@ final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _D
             box.block(observer, KnownClass.cast(object, to: Object.self), change)
         }
     }
-}
-
-/// The value of type `type` at `pointer`, boxed.
-@usableFromInline
-func loadValue(at pointer: UnsafeRawPointer, as type: Any.Type) -> Any {
-    func load<T>(_: T.Type) -> Any { pointer.assumingMemoryBound(to: T.self).pointee }
-    return load(type)
-}
-
-/// Reinterprets a value whose type is known to match (or converts it to `Any`).
-@inline(__always)
-func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
-    if T.self == U.self { return unsafeBitCast(value, to: U.self) }
-    return value as! U
 }

@@ -25,7 +25,7 @@ extension KVOInfo {
 
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
     /// record, if asked for.
-    final func priorDirect(object: AnyObject, oldValue: UnsafeRawPointer, type: Any.Type) {
+    final func priorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
         guard options.contains(.prior) else { return }
         deliver {
             withObservedObject(changed: object) {
@@ -36,7 +36,7 @@ extension KVOInfo {
 
     /// After a set of the slot this registration takes values of: the change record from the setter's
     /// own values.
-    final func changeDirect(object: AnyObject, oldValue: UnsafeRawPointer, newValue: UnsafeRawPointer, type: Any.Type) {
+    final func changeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         deliver {
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
@@ -48,8 +48,8 @@ extension KVOInfo {
     /// under the registrar's lock): the prior record, `store`, the change record; then leaves the gate.
     final func setDirect(
         object: AnyObject,
-        oldValue: UnsafeRawPointer,
-        newValue: UnsafeRawPointer,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
         type: Any.Type,
         store: () -> Void
     ) {
@@ -66,8 +66,8 @@ extension KVOInfo {
     @inline(__always)
     private func setDirect(
         delivering object: AnyObject,
-        oldValue: UnsafeRawPointer,
-        newValue: UnsafeRawPointer,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
         type: Any.Type,
         store: () -> Void
     ) {
@@ -90,22 +90,23 @@ extension KVOInfo {
     @inline(__always)
     final func callDirect(
         object: AnyObject,
-        oldValue: UnsafeRawPointer?,
-        newValue: UnsafeRawPointer?,
+        oldValue: ValueAddress?,
+        newValue: ValueAddress?,
         type: Any.Type,
         isPrior: Bool
     ) {
         let old = options.contains(.old) ? oldValue : nil
         let new = options.contains(.new) ? newValue : nil
         // Inside the gate the box cannot be released.
-        box?._withUnsafeGuaranteedRef { $0.deliver($0, object, old, new, type, isPrior, self) }
+        box?.with { $0.deliver($0, object, old, new, type, isPrior, self) }
     }
 
     /// Calls back with a whole record (of the registration's value type); inside the gate.
     @inline(__always)
     final func callRecord<Value>(object: AnyObject, _ change: KVOChange<Value>) {
-        withUnsafePointer(to: change) { record in
-            box?._withUnsafeGuaranteedRef { $0.deliver($0, object, nil, record, nil, change.isPrior, self) }
+        withUnsafePointer(to: change) { recordPointer in
+            let record = ValueAddress(recordPointer)
+            box?.with { $0.deliver($0, object, nil, record, nil, change.isPrior, self) }
         }
     }
 }

@@ -52,7 +52,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     @exclusivity(unchecked) var extras: Extras?
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
     /// cannot be released) calls it with no reference counting; released once cancelled and idle.
-    @exclusivity(unchecked) var box: Unmanaged<_DeliveryBox>?
+    @exclusivity(unchecked) var box: Unretained<_DeliveryBox>?
     // Guarded by `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
     /// Set once an evaluation read a link that may be weak (never cleared): an `@ObservedWeak` property
@@ -86,7 +86,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)
         self.rootRegistrar = Unretained(registrar)
-        self.box = Unmanaged.passRetained(box)
+        self.box = Unretained(retaining: box)
         super.init(keyPath)
     }
 
@@ -272,19 +272,29 @@ struct LinkChange {
     /// Unretained: the object being set holds it.
     let registrar: Unmanaged<KVORegistrar>
     let field: Int
-    let oldValue: UnsafeRawPointer
-    let newValue: UnsafeRawPointer
+    let oldValue: ValueAddress
+    let newValue: ValueAddress
     let type: Any.Type
 
     init(
         _ object: AnyObject,
         _ registrar: KVORegistrar,
         _ field: Int,
-        _ values: (UnsafeRawPointer, UnsafeRawPointer),
+        _ values: (ValueAddress, ValueAddress),
         _ type: Any.Type
     ) {
         self.object = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         self.registrar = .passUnretained(registrar)
         (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
+    }
+
+    /// Whether the set object's registrar is `registrar` (by address).
+    func isOn(_ registrar: Unretained<KVORegistrar>) -> Bool {
+        self.registrar.toOpaque() == registrar.unmanaged.toOpaque()
+    }
+
+    /// Whether the set object has started deinitialising (a set made by its deinit).
+    var objectIsDeinitialising: Bool {
+        SwiftRuntime.isDeinitialising(Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
     }
 }

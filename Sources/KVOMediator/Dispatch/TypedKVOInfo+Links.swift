@@ -44,15 +44,16 @@ extension TypedKVOInfo {
             let steps = buffer.baseAddress!
             let count = tail(after: link, leafKey: leafKey, into: steps)
             guard count > 0, let object = loadTypedObject() else { return false }
-            guard followOldChain(from: link.oldValue, steps, count) else { return false }
+            guard followOldChain(from: link.oldValue.raw, steps, count) else { return false }
             guard options.contains(.old) else {
                 finish(link, steps, count, object: object, old: nil, store: store)
                 return true
             }
             let last = steps[count - 1]
             let oldValue = leafValue(of: last.oldObject, last)
-            withUnsafePointer(to: oldValue) { old in
-                finish(link, steps, count, object: object, old: UnsafeRawPointer(old), store: store)
+            withUnsafePointer(to: oldValue) { oldPointer in
+                let old = ValueAddress(oldPointer)
+                finish(link, steps, count, object: object, old: old, store: store)
             }
             return true
         }
@@ -66,21 +67,22 @@ extension TypedKVOInfo {
         _ steps: UnsafeMutablePointer<LinkStep>,
         _ count: Int,
         object: Object,
-        old: UnsafeRawPointer?,
+        old: ValueAddress?,
         store: () -> Void
     ) {
         store()
         // (Numbered after the set, as an evaluation is: one that read the chain before it is older.)
         let ticket = nextTicket()
-        guard walkNewChain(from: link.newValue, steps, count), replaceLinks(steps, count, ticket: ticket) else {
+        guard walkNewChain(from: link.newValue.raw, steps, count), replaceLinks(steps, count, ticket: ticket) else {
             return reevaluate(old: old)
         }
         // Read after subscribing, as an evaluation reads each link after its getter subscribed to it; a
         // link set between the walk and the subscription is caught by walking again.
         let last = steps[count - 1]
         let newValue = leafValue(of: last.newObject, last)
-        guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
-        withUnsafePointer(to: newValue) { new in
+        guard walkNewChain(from: link.newValue.raw, steps, count, again: true) else { return reevaluate(old: old) }
+        withUnsafePointer(to: newValue) { newPointer in
+            let new = ValueAddress(newPointer)
             deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
         }
     }

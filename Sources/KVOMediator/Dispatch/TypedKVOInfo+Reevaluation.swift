@@ -4,14 +4,14 @@
 extension TypedKVOInfo {
     /// After a change: re-reads the key path (refreshing dependencies) and delivers, with the old value
     /// at `old` (a `Value`), if captured.
-    func reevaluate(old: UnsafeRawPointer?) {
+    func reevaluate(old: ValueAddress?) {
         guard let object = loadTypedObject() else { return }
         reevaluate(object, old: old, keeping: lastValue, oldIsKept: false)
     }
 
     /// `reevaluate(old:)` with the object loaded. The new value replaces the one `last` keeps (when this
     /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
-    func reevaluate(_ object: Object, old: UnsafeRawPointer?, keeping last: LastValue?, oldIsKept: Bool) {
+    func reevaluate(_ object: Object, old: ValueAddress?, keeping last: LastValue?, oldIsKept: Bool) {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
@@ -52,9 +52,11 @@ extension TypedKVOInfo {
         }
         // By address, as a set's values are: the record is built where the callback's types are
         // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
-        withUnsafePointer(to: newValue) { new in
+        withUnsafePointer(to: newValue) { newPointer in
+            let new = ValueAddress(newPointer)
             if oldIsKept, isKept {
-                withUnsafePointer(to: kept) { old in
+                withUnsafePointer(to: kept) { oldPointer in
+                    let old = ValueAddress(oldPointer)
                     deliver {
                         callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
                     }

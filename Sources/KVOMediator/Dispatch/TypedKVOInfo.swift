@@ -220,7 +220,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     private func readBeforeChange(_ object: Object) -> Value {
         let oldValue = untracked { read(object) }
         if options.contains(.prior) {
-            withUnsafePointer(to: oldValue) { old in
+            withUnsafePointer(to: oldValue) { oldPointer in
+                let old = ValueAddress(oldPointer)
                 deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
             }
         }
@@ -233,9 +234,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
-                withUnsafePointer(to: old) { reevaluate(old: UnsafeRawPointer($0)) }
+                withUnsafePointer(to: old) { reevaluate(old: ValueAddress($0)) }
             } else {
-                withUnsafePointer(to: old as! Value) { reevaluate(old: UnsafeRawPointer($0)) }
+                withUnsafePointer(to: old as! Value) { reevaluate(old: ValueAddress($0)) }
             }
         }
         _openExistential(boxed, do: open)
@@ -260,7 +261,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let oldValue = readBeforeChange(object)
         store()
         if options.contains(.old) {
-            withUnsafePointer(to: oldValue) { reevaluate(old: UnsafeRawPointer($0)) }
+            withUnsafePointer(to: oldValue) { reevaluate(old: ValueAddress($0)) }
         } else {
             reevaluate(old: nil)
         }
@@ -273,9 +274,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // already), changes nothing this reads: the link's announcement of the death re-reads it.
         // (`reachesLeaf`'s test, written out: its object argument would be retained and released here
         // on every link set, where the flag alone is asked in the common case.)
-        if readsWeakLink.load(ordering: .relaxed), link.registrar.toOpaque() != rootRegistrar.unmanaged.toOpaque(),
-            SwiftRuntime.isDeinitialising(Unmanaged<AnyObject>.fromOpaque(link.object).takeUnretainedValue())
-        {
+        if readsWeakLink.load(ordering: .relaxed), !link.isOn(rootRegistrar), link.objectIsDeinitialising {
             return store()
         }
         // (A known leaf first, inline: a computed property's registration, say, has none.)

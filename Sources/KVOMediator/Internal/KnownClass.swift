@@ -27,3 +27,12 @@ enum ErasedKeyPath {
         KnownClass.cast(keyPath, to: type)
     }
 }
+
+/// A value as type `U`: the value itself when `T` is `U` (a collection change's elements given to a
+/// registration of that collection), else converted (`as!`: to `Any`, say). Why it is sound: the bit
+/// cast is taken only after the check that the two types are one, which it spares the generic cast.
+@inline(__always)
+func reinterpret<T, U>(_ value: T, as type: U.Type) -> U {
+    if T.self == U.self { return unsafeBitCast(value, to: U.self) }
+    return value as! U
+}

@@ -1,6 +1,9 @@
 /// A reference to an object that holds no retain: the engine's references to registrars, whose memory
 /// something else keeps (a registration's lock, under which a registrar's deinit ends every
-/// dependency on it before its memory goes; or the caller, who holds the object).
+/// dependency on it before its memory goes; or the caller, who holds the object). Or one that holds a
+/// retain its holder gives back by hand (``init(retaining:)``): a registration's callback box, called
+/// inside the registration's gate, where it cannot be released, so that a delivery costs no reference
+/// counting.
 ///
 /// Why it is sound: every use is where that keeper is known to hold, as the holder's comment says;
 /// a call that may outlive it takes a retain first (``retainedIfAlive()``), which fails once the object
@@ -13,6 +16,12 @@ struct Unretained<Object: AnyObject> {
     @inline(__always)
     init(_ object: __shared Object) {
         unmanaged = .passUnretained(object)
+    }
+
+    /// The reference with a retain taken for its holder, which gives it back with ``release()`` once.
+    @inline(__always)
+    init(retaining object: __shared Object) {
+        unmanaged = .passRetained(object)
     }
 
     @inline(__always)
@@ -47,7 +56,7 @@ struct Unretained<Object: AnyObject> {
         unmanaged.takeRetainedValue()
     }
 
-    /// Gives back a retain taken by ``retainedIfAlive()``.
+    /// Gives back a retain taken by ``retainedIfAlive()`` or ``init(retaining:)``.
     @inline(__always)
     func release() {
         unmanaged.release()

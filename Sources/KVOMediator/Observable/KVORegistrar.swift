@@ -240,8 +240,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     func _change(
         field: Int,
         of object: AnyObject,
-        oldValue: UnsafeRawPointer,
-        newValue: UnsafeRawPointer,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
         type: Any.Type,
         store: () -> Void
     ) {

@@ -133,8 +133,8 @@ public struct Observed<Value> {
                 registrar._change(
                     field: field,
                     of: object,
-                    oldValue: oldPointer,
-                    newValue: newPointer,
+                    oldValue: ValueAddress(oldPointer),
+                    newValue: ValueAddress(newPointer),
                     type: Value.self
                 ) {
                     // The store between the prior and the change records.

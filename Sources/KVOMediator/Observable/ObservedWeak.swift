@@ -130,7 +130,13 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
         guard registrar._hasObservers else { return store() }
         withUnsafePointer(to: oldValue) { old in
             withUnsafePointer(to: newValue) { new in
-                registrar._change(field: field, of: object, oldValue: old, newValue: new, type: Referent?.self) {
+                registrar._change(
+                    field: field,
+                    of: object,
+                    oldValue: ValueAddress(old),
+                    newValue: ValueAddress(new),
+                    type: Referent?.self
+                ) {
                     store()
                 }
             }

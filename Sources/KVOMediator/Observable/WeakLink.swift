@@ -73,7 +73,8 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
         let registrar = holder.kvoRegistrar
         guard registrar._hasObservers else { return }
         let none: Referent? = nil
-        withUnsafePointer(to: none) { nothing in
+        withUnsafePointer(to: none) { nothingPointer in
+            let nothing = ValueAddress(nothingPointer)
             // Nothing to store: the property's weak reference already loads nil.
             registrar._change(field: field, of: holder, oldValue: nothing, newValue: nothing, type: Referent?.self) {}
         }
