@@ -20,32 +20,18 @@ extension KVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        if !closed { subscribeLocked(access) }
+        subscribeLocked(access)
     }
 
-    /// Adds a dependency and subscribes to it, unless it is already listed. Called with this
-    /// registration's striped lock held, before it is closed; `access` keeps its registrar alive.
+    /// Adds a dependency and subscribes to it, unless it is already listed or the registration is
+    /// closed. Called with this registration's striped lock held; `access` keeps its registrar alive.
     func subscribeLocked(_ access: Access) {
-        if lists(ObjectIdentifier(access.registrar), access.slot) { return }
-        dependencies.append(Dependency(registrar: Unretained(access.registrar), slot: access.slot))
-        access.registrar.add(self, for: access)
+        if state.list(access) { access.registrar.add(self, for: access) }
     }
 
-    /// Whether `slot` of the registrar at `registrar` is a dependency. Under the striped lock.
-    @inline(__always)
-    private func lists(_ registrar: ObjectIdentifier, _ slot: SlotKey) -> Bool {
-        for index in dependencies.indices
-        where dependencies[index].registrarID == registrar && sameSlot(dependencies[index].slot, slot) {
-            return true
-        }
-        return false
-    }
-
-    /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did: drops
-    /// what it no longer read, subscribes again what it read that an older evaluation pruned meanwhile
-    /// (evaluations on two threads may prune out of order), and keeps a lifetime dependency on the root
-    /// object exactly while it reads nothing of it (a computed property that stopped reading its own
-    /// object still ends with it). `leafKey` is the evaluation's leaf (``leafKey(of:)``).
+    /// Brings the dependencies to what an evaluation read, unless a newer evaluation already did
+    /// (``RegistrationState/apply(reads:ticket:applied:root:)``), and carries out what that changed at the
+    /// registrars. `leafKey` is the evaluation's leaf (``leafKey(of:)``).
     ///
     /// The caller holds the root object, so its registrar is alive, and `accesses` holds the others.
     /// `underLock` runs under the striped lock, told whether the evaluation was applied (it was the newest).
@@ -58,92 +44,33 @@ extension KVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         var held = InlineList<Unretained<KVORegistrar>>()
-        if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0, readTheSame(as: accesses) {
-            // The common case: the evaluation read what the last one did (each read subscribed
-            // already, finding it listed), so only the ticket and what it read last move on.
-            appliedTicket = ticket
-            if leafWord != leafKey { setLeafWord(leafKey) }
-            underLock(true)
-        } else if !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 {
-            appliedTicket = ticket
-            let root = rootRegistrar.id
-            let readsRoot = accesses.contains(registrar: root)
-            dependencies.removeAll { dependency in
-                let kept =
-                    if case .lifetime = dependency.slot {
-                        !readsRoot
-                    } else {
-                        accesses.contains(registrar: dependency.registrarID, slot: dependency.slot)
-                    }
-                if !kept, let registrar = dependency.retainedRegistrar() {
-                    registrar.with { $0.remove(self, for: dependency.slot) }
-                    held.append(registrar)
-                }
-                return !kept
-            }
-            // (Checked in place first: passing a read copies it, retaining its references.)
-            for index in accesses.indices
-            where !lists(ObjectIdentifier(accesses[index].registrar), accesses[index].slot) {
-                subscribeLocked(accesses[index])
-            }
-            orderLikeReads(accesses)
-            if !readsRoot, !dependencies.contains(where: { $0.registrarID == root }) {
-                rootRegistrar.with { subscribeLocked(Access(registrar: $0, slot: .lifetime)) }
-            }
-            if leafWord != leafKey { setLeafWord(leafKey) }
-            underLock(true)
-        } else {
+        switch state.apply(reads: accesses, ticket: ticket, applied: appliedTicket, root: rootRegistrar) {
+        case .stale:
             underLock(false)
+        case .same:
+            // The common case: the evaluation read what the last one did (each read subscribed
+            // already, finding it listed), so only the ticket and the leaf move on.
+            appliedTicket = ticket
+            if leafWord != leafKey { setLeafWord(leafKey) }
+            underLock(true)
+        case .changed(let drop, let add):
+            appliedTicket = ticket
+            drop.forEachElement { dependency in
+                guard let registrar = dependency.retainedRegistrar() else { return }
+                registrar.with { $0.remove(self, for: dependency.slot) }
+                held.append(registrar)
+            }
+            add.forEachElement { subscription in
+                switch subscription {
+                case .read(let index): accesses[index].registrar.add(self, for: accesses[index])
+                case .rootLifetime: rootRegistrar.with { $0.add(self, for: Access(registrar: $0, slot: .lifetime)) }
+                }
+            }
+            if leafWord != leafKey { setLeafWord(leafKey) }
+            underLock(true)
         }
         lock.unlock()
         for registrar in held { registrar.release() }
-    }
-
-    /// Puts the dependencies in the order of `accesses` (what an evaluation read, each once), the rest
-    /// after: a link put back in a chain keeps its old place in the list otherwise, and a chain is
-    /// named, and told from a computed property, by its links in order. Under the striped lock.
-    private func orderLikeReads(_ accesses: [Access]) {
-        // Usually in order already (new reads are appended as they happen): nothing to allocate.
-        if dependencies.count == accesses.count, dependenciesMatch(accesses) { return }
-        var ordered = InlineList<Dependency>()
-        for access in accesses {
-            let id = ObjectIdentifier(access.registrar)
-            if let dependency = dependencies.first(where: { $0.registrarID == id && $0.slot == access.slot }) {
-                ordered.append(dependency)
-            }
-        }
-        guard ordered.count != dependencies.count || !zip(ordered, dependencies).allSatisfy(sameDependency) else {
-            return
-        }
-        for dependency in dependencies where !ordered.contains(where: { sameDependency($0, dependency) }) {
-            ordered.append(dependency)
-        }
-        dependencies = ordered
-    }
-
-    private func sameDependency(_ lhs: Dependency, _ rhs: Dependency) -> Bool {
-        lhs.registrarID == rhs.registrarID && lhs.slot == rhs.slot
-    }
-
-    /// Whether the dependencies are exactly `accesses`, in order, and these read the root object (so
-    /// no lifetime dependency is wanted): nothing to drop or add. Under the striped lock.
-    private func readTheSame(as accesses: [Access]) -> Bool {
-        dependencies.count == accesses.count && accesses.contains(registrar: rootRegistrar.id)
-            && dependenciesMatch(accesses)
-    }
-
-    /// Whether the first dependencies are `accesses`, in order (compared in place, with no copy of a
-    /// read: a copy retains its references). Under the striped lock.
-    @inline(__always)
-    private func dependenciesMatch(_ accesses: [Access]) -> Bool {
-        guard dependencies.count >= accesses.count else { return false }
-        for index in accesses.indices {
-            let dependency = dependencies[index]
-            guard dependency.registrarID == ObjectIdentifier(accesses[index].registrar),
-                sameSlot(dependency.slot, accesses[index].slot)
-            else { return false }
-        }
-        return true
     }
 
     /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the
@@ -223,11 +150,9 @@ extension KVOInfo {
         if madeRecord.load(ordering: .relaxed) { learnNameBeforeEnding() }
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        closed = true
         // Under the lock: a registrar deinitialising meanwhile waits for it before its memory goes.
         // Which registrars were retained is a bit per dependency (past 64, a list): no allocation.
-        let taken = dependencies
-        dependencies = InlineList()
+        let taken = state.close()
         var retained: UInt64 = 0
         var retainedPast64 = InlineList<Unretained<KVORegistrar>>()
         for position in taken.indices where taken[position].registrarID != dyingRegistrar {
@@ -251,7 +176,7 @@ extension KVOInfo {
     final func dependencySlots() -> [(name: String, wrapped: AnyKeyPath?)] {
         // Collected under the lock, described after it: naming custom storage asks the type.
         let read: [(registrar: Unretained<KVORegistrar>, slot: SlotKey)] = StripedLocks.lock(for: self).withLock {
-            dependencies.compactMap { dependency in
+            state.dependencies.compactMap { dependency in
                 if dependency.slot == .lifetime { return nil }
                 return dependency.retainedRegistrar().map { ($0, dependency.slot) }
             }

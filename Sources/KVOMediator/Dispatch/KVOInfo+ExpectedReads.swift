@@ -11,14 +11,14 @@ extension KVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { return 0 }
-        for index in dependencies.indices {
-            guard case .field(let field) = dependencies[index].slot else { return 0 }
-            let read = (dependencies[index].registrarID, field)
+        guard !state.isClosed else { return 0 }
+        for index in state.dependencies.indices {
+            guard case .field(let field) = state.dependencies[index].slot else { return 0 }
+            let read = (state.dependencies[index].registrarID, field)
             if index < expected.count { expected[index] = read } else { expected.append(read) }
         }
         since = appliedTicket
-        return dependencies.count
+        return state.dependencies.count
     }
 
     /// Gives `record` a read of each of the first `count` of `expected` (the dependencies copied when
@@ -33,10 +33,10 @@ extension KVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard !closed, appliedTicket == since else { return false }
+        guard !state.isClosed, appliedTicket == since else { return false }
         for read in expected[0..<count] {
-            guard let index = dependencies.indices.first(where: { isDependency($0, read) }),
-                let registrar = dependencies[index].retainedRegistrar()
+            guard let index = state.dependencies.indices.first(where: { state.isField($0, read) }),
+                let registrar = state.dependencies[index].retainedRegistrar()
             else { return false }
             // (Released with the read, after this lock, when the tracker is cleared.) The property's key
             // path and class, which tell a chain's links, are the ones its registrar was subscribed with.
@@ -54,14 +54,6 @@ extension KVOInfo {
         return true
     }
 
-    /// Whether the dependency at `index` is the `@Observed` slot `read`. Under the striped lock.
-    private func isDependency(_ index: Int, _ read: (registrar: ObjectIdentifier, field: Int)) -> Bool {
-        guard dependencies[index].registrarID == read.registrar,
-            case .field(let field) = dependencies[index].slot
-        else { return false }
-        return field == read.field
-    }
-
     /// For an evaluation that read exactly the first `count` of `expected`, the dependencies copied when
     /// the applied ticket was `since`: applies its ticket, if it is newer, and runs `underLock` (told
     /// whether it was applied: see `prune`), unless an evaluation was applied since or the dependencies
@@ -76,13 +68,12 @@ extension KVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else {
+        guard !state.isClosed else {
             underLock(false)
             return true
         }
-        guard appliedTicket == since, dependencies.count == count else { return false }
-        for index in dependencies.indices where !isDependency(index, expected[index]) { return false }
-        let applied = Int16(bitPattern: ticket &- appliedTicket) > 0
+        guard appliedTicket == since, state.isExactly(expected, count: count) else { return false }
+        let applied = RegistrationState.isNewer(ticket, than: appliedTicket)
         if applied { appliedTicket = ticket }
         underLock(applied)
         return true

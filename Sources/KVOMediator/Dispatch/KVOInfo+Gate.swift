@@ -169,7 +169,7 @@ extension KVOInfo {
             releaseCallbacksWhenIdle()
         } else {
             let lock = StripedLocks.lock(for: self)
-            lock.withLock { dependencies.removeAll { $0.registrarID == registrarID } }
+            lock.withLock { state.forget(registrar: registrarID) }
         }
     }
 }

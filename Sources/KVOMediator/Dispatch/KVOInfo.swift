@@ -14,7 +14,7 @@ import Synchronization
 /// leave the gate to release (the hold bit). So the notification fast path enters the gate under
 /// its registrar's lock and then uses the registration with no reference counting.
 @usableFromInline
-class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dependencies: the striped lock
+class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `state`: the striped lock
     /// The gate's word (see ``RegistrationGate``).
     let gate = Atomic<Int>(0)
     /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
@@ -23,7 +23,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     let tickets = Atomic<UInt16>(0)
     /// The ticket of the newest evaluation applied (see `appliedTicket`).
     let appliedTicketWord = Atomic<UInt16>(0)
-    @exclusivity(unchecked) var closed = false
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
@@ -53,8 +52,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; dep
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
     /// cannot be released) calls it with no reference counting; released once cancelled and idle.
     @exclusivity(unchecked) var box: Unretained<_DeliveryBox>?
-    // Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) var dependencies = InlineList<Dependency>()
+    /// What it depends on, and whether it is closed (see ``RegistrationState``). Guarded by
+    /// `StripedLocks.lock(for: self)`.
+    @exclusivity(unchecked) var state = RegistrationState()
     /// Set once an evaluation read a link that may be weak (never cleared): an `@ObservedWeak` property
     /// (by its getter or by name) or custom storage (`accessValue(for:)`). Only then can a chain's leaf
     /// be on an object that is deinitialising (see `KVOInfo+Direct`'s `reachesLeaf`).

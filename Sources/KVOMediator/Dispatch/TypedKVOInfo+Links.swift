@@ -102,13 +102,13 @@ extension TypedKVOInfo {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard !closed else { return 0 }
+        guard !state.isClosed else { return 0 }
         let changed = link.registrar.toOpaque()
         var found = false
         var count = 0
-        for index in dependencies.indices {
-            guard case .field(let field) = dependencies[index].slot else { return 0 }
-            let registrar = dependencies[index].registrar
+        for index in state.dependencies.indices {
+            guard case .field(let field) = state.dependencies[index].slot else { return 0 }
+            let registrar = state.dependencies[index].registrar
             if found {
                 guard count < Self.maximumTail else { return 0 }
                 (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.unmanaged.toOpaque()))
@@ -118,11 +118,11 @@ extension TypedKVOInfo {
             }
         }
         guard count > 0 else { return 0 }
-        for index in dependencies.indices {
-            let registrar = dependencies[index].registrarID
-            for earlier in 0..<index where dependencies[earlier].registrarID == registrar { return 0 }
+        for index in state.dependencies.indices {
+            let registrar = state.dependencies[index].registrarID
+            for earlier in 0..<index where state.dependencies[earlier].registrarID == registrar { return 0 }
         }
-        let last = dependencies[dependencies.count - 1].registrar
+        let last = state.dependencies[state.dependencies.count - 1].registrar
         return last.with { LeafWord.slot($0, field: steps[count - 1].field) } == leafKey
             ? count : 0
     }
@@ -227,19 +227,19 @@ extension KVOInfo {
             // (Released unlocked: a last release runs the registrar's deinit, which takes the lock.)
             for registrar in held { registrar.release() }
         }
-        guard !closed, Int16(bitPattern: ticket &- appliedTicket) > 0 else { return true }
-        let first = dependencies.count - count
+        guard !state.isClosed, RegistrationState.isNewer(ticket, than: appliedTicket) else { return true }
+        let first = state.dependencies.count - count
         guard first > 0 else { return false }
         for index in 0..<count {
-            guard dependencies[first + index].registrar.unmanaged.toOpaque() == steps[index].oldRegistrar,
-                case .field(steps[index].field) = dependencies[first + index].slot
+            guard state.dependencies[first + index].registrar.unmanaged.toOpaque() == steps[index].oldRegistrar,
+                case .field(steps[index].field) = state.dependencies[first + index].slot
             else { return false }
         }
         // Each link of another object, as in `tail(after:leafKey:into:)`: a new chain that runs back into
         // an object it passed through is evaluated.
         for index in 0..<count {
             let registrar = steps[index].newRegistrar
-            for prefix in 0..<first where dependencies[prefix].registrar.unmanaged.toOpaque() == registrar {
+            for prefix in 0..<first where state.dependencies[prefix].registrar.unmanaged.toOpaque() == registrar {
                 return false
             }
             for earlier in 0..<index where steps[earlier].newRegistrar == registrar { return false }
@@ -247,7 +247,7 @@ extension KVOInfo {
         appliedTicket = ticket
         var wrapped = InlineList<AnyKeyPath?>()
         for index in 0..<count {
-            let dependency = dependencies[first + index]
+            let dependency = state.dependencies[first + index]
             guard steps[index].newRegistrar != steps[index].oldRegistrar,
                 let registrar = dependency.retainedRegistrar()
             else {
@@ -260,12 +260,12 @@ extension KVOInfo {
             }
             held.append(registrar)
         }
-        while dependencies.count > first { dependencies.remove(at: dependencies.count - 1) }
+        state.dropTail(count)
         for index in 0..<count {
             let step = steps[index]
             let registrar = Unmanaged<KVORegistrar>.fromOpaque(step.newRegistrar!)
             if step.newRegistrar == step.oldRegistrar {
-                dependencies.append(Dependency(registrar: Unretained(unmanaged: registrar), slot: .field(step.field)))
+                state.keep(Dependency(registrar: Unretained(unmanaged: registrar), slot: .field(step.field)))
             } else {
                 let objectType: AnyObject.Type = Unmanaged<AnyObject>.fromOpaque(step.newObject!)
                     ._withUnsafeGuaranteedRef {
