@@ -58,7 +58,7 @@ extension AccessTracker {
         let count = matched
         matched = Self.stoppedMatching
         guard count > 0, let registration else { return }
-        let recorded = registration._withUnsafeGuaranteedRef { info in
+        let recorded = registration.with { info in
             info.recordListed(expected, count: count, since: expectedSince) { accesses.append($0) }
         }
         if !recorded { matched = Self.mustRecordAgain }

@@ -33,10 +33,10 @@ final class AccessTracker {
     @exclusivity(unchecked) var accesses: [Access] = []
     /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
     /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
-    @exclusivity(unchecked) var registration: Unmanaged<KVOInfo>?
+    @exclusivity(unchecked) var registration: Unretained<KVOInfo>?
 
     init(subscribing registration: KVOInfo?) {
-        self.registration = registration.map { Unmanaged.passUnretained($0) }
+        self.registration = registration.map { Unretained($0) }
         // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
         accesses.reserveCapacity(4)
     }
@@ -85,7 +85,7 @@ final class AccessTracker {
         where accesses[index].registrar === access.registrar && sameSlot(accesses[index].slot, access.slot) {
             return false
         }
-        registration?._withUnsafeGuaranteedRef { $0.subscribe(access) }
+        registration?.with { $0.subscribe(access) }
         accesses.append(access)
         return true
     }
@@ -171,7 +171,7 @@ final class AccessTracker {
             context.spareTracker.take()
         }
         guard let spare else { return AccessTracker(subscribing: registration) }
-        spare.registration = Unmanaged.passUnretained(registration)
+        spare.registration = Unretained(registration)
         return spare
     }
 
@@ -228,7 +228,7 @@ extension AccessTracker {
 
     /// Marks this tracker's registration, if any, as one that reads a link that may be weak.
     func noteWeakLinkRead() {
-        registration?._withUnsafeGuaranteedRef { $0.readsWeakLink.store(true, ordering: .relaxed) }
+        registration?.with { $0.readsWeakLink.store(true, ordering: .relaxed) }
     }
 }
 
