@@ -174,15 +174,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     /// values: the slot is this registration's direct property or the leaf of its chain.
     @inline(__always)
     final func takesValues(ofSlot key: LeafWord) -> Bool {
-        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        isDirect || (!key.isNone && !readsFlattened && leafWord == key)
-    }
-
-    /// ``takesValues(ofSlot:)`` for the `@Observed` property at `field` of `registrar`, whose key is
-    /// made only for a registration that is not direct.
-    @inline(__always)
-    final func takesValues(ofField field: Int, of registrar: KVORegistrar) -> Bool {
-        isDirect || takesValues(ofSlot: .slot(registrar, field: field))
+        strategy(forSetOf: key).takesSetterValues
     }
 
     /// Whether the value of the slot `key` is this registration's value: it is its direct property or
@@ -275,17 +267,22 @@ struct LinkChange {
     let oldValue: ValueAddress
     let newValue: ValueAddress
     let type: Any.Type
+    /// The one registration's strategy for it (``ChangeStrategy/chainLink``, ``ChangeStrategy/computed`` or
+    /// ``ChangeStrategy/full``: not one that takes the setter's values).
+    let strategy: ChangeStrategy
 
     init(
         _ object: AnyObject,
         _ registrar: KVORegistrar,
         _ field: Int,
         _ values: (ValueAddress, ValueAddress),
-        _ type: Any.Type
+        _ type: Any.Type,
+        _ strategy: ChangeStrategy
     ) {
         self.object = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
         self.registrar = .passUnretained(registrar)
         (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
+        self.strategy = strategy
     }
 
     /// Whether the set object's registrar is `registrar` (by address).

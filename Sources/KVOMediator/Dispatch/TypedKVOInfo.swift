@@ -267,8 +267,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
     }
 
-    /// A set of one of a chain's links is delivered by following the new link where that applies
-    /// (`TypedKVOInfo+Links`); anything else is evaluated.
+    /// A set of one of a chain's links (``ChangeStrategy/chainLink``) is delivered by following the new
+    /// link where that applies (`TypedKVOInfo+Links`); anything else is evaluated.
     override func changeAround(link: LinkChange, store: () -> Void) {
         // A set of another object that is deinitialising, reached through a weak link (which reads nil
         // already), changes nothing this reads: the link's announcement of the death re-reads it.
@@ -277,9 +277,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         if readsWeakLink.load(ordering: .relaxed), !link.isOn(rootRegistrar), link.objectIsDeinitialising {
             return store()
         }
-        // (A known leaf first, inline: a computed property's registration, say, has none.)
-        let leafKey = leafWord
-        if leafKey.isSlot, changeThroughLink(link, leafKey: leafKey, store: store) {
+        // (The leaf word read again: the chain it names is what the new link must be followed to.)
+        if link.strategy == .chainLink, changeThroughLink(link, leafKey: leafWord, store: store) {
             return
         }
         evaluateAround(store: store)

@@ -258,8 +258,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
         if let single = state.unretainedOnlyInfo(at: index) {
-            guard single._withUnsafeGuaranteedRef({ $0.takesValues(ofField: field, of: self) }) else {
-                let link = LinkChange(object, self, field, (oldValue, newValue), type)
+            let strategy = single._withUnsafeGuaranteedRef { $0.strategy(forField: field, of: self) }
+            guard strategy.takesSetterValues else {
+                let link = LinkChange(object, self, field, (oldValue, newValue), type, strategy)
                 return announceUnlocking(to: single, link: link, store: store)
             }
             if single._withUnsafeGuaranteedRef({ $0.tryEnter() }) {

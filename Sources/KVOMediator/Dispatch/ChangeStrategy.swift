@@ -1,0 +1,63 @@
+/// How a set of one `@Observed` slot reaches a registration that depends on it, cheapest first: chosen
+/// for each set from what the registration knows then (``choose(isDirect:leaf:set:readerKind:)``, a pure
+/// function of it). A strategy that cannot finish falls back: a chain's link to a full evaluation (a link
+/// missing, an object of another class), a computed property's expected reads to recording them.
+enum ChangeStrategy: Equatable {
+    /// The registration's own property: the setter's old and new values are the record
+    /// (`KVOInfo+Direct`).
+    case direct
+    /// The leaf of its chain, whose links did not change: the setter's values are the record too,
+    /// while the chain still reaches the leaf's holder (`KVOInfo+Direct`).
+    case chainLeaf
+    /// A link of its typed chain: the old chain's tail is followed from the old value, the new one's
+    /// from the new value, its subscriptions moved over, and the leaf read once (`TypedKVOInfo+Links`).
+    case chainLink
+    /// What its last evaluation read was no chain (a computed property): it is read again, expecting
+    /// the same reads, and nothing is re-subscribed while they are (`TypedKVOInfo+Reevaluation`).
+    case computed
+    /// Anything else (a link of a string key path, whose value is flattened; a key path whose reads are
+    /// not known yet): read again, its reads recorded and its dependencies brought to them.
+    case full
+
+    /// The strategy for a set of the slot `set` (``LeafWord/slot(_:field:)``, or ``LeafWord/none`` for one
+    /// that has no key) of a registration that is `isDirect`, whose leaf word is `leaf` and which reads
+    /// its key path as `readerKind`.
+    @inline(__always)
+    static func choose(isDirect: Bool, leaf: LeafWord, set: LeafWord, readerKind: KVOInfo.ReaderKind) -> Self {
+        if isDirect { return .direct }
+        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
+        if !set.isNone, leaf == set { return readerKind == .flattening ? .full : .chainLeaf }
+        if leaf.isNoChain { return .computed }
+        return leaf.isSlot && readerKind == .typed ? .chainLink : .full
+    }
+
+    /// Whether the record is made from the setter's own values, with nothing read again.
+    @inline(__always)
+    var takesSetterValues: Bool {
+        switch self {
+        case .direct, .chainLeaf: true
+        case .chainLink, .computed, .full: false
+        }
+    }
+}
+
+extension KVOInfo {
+    /// The strategy for a set of the slot `key` (see ``ChangeStrategy``).
+    @inline(__always)
+    final func strategy(forSetOf key: LeafWord) -> ChangeStrategy {
+        ChangeStrategy.choose(isDirect: isDirect, leaf: leafWord, set: key, readerKind: readerKind)
+    }
+
+    /// ``strategy(forSetOf:)`` for the `@Observed` property at `field` of `registrar`, whose key is made
+    /// only for a registration that is not direct.
+    @inline(__always)
+    final func strategy(forField field: Int, of registrar: KVORegistrar) -> ChangeStrategy {
+        if isDirect { return .direct }
+        return ChangeStrategy.choose(
+            isDirect: false,
+            leaf: leafWord,
+            set: .slot(registrar, field: field),
+            readerKind: readerKind
+        )
+    }
+}
