@@ -82,7 +82,7 @@ extension TypedKVOInfo {
     /// room for it (not `withUnsafeTemporaryAllocation`: unspecialised here, it looked up generic metadata
     /// on every read).
     static func read(_ object: Object, by reading: _KeyPathReading) -> Value {
-        let room = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { $0.readingRoom }
+        let room = ThreadContext.withCurrent { $0.readingRoom }
         reading(Unmanaged.passUnretained(object).toOpaque(), room)
         return room.assumingMemoryBound(to: Value.self).move()
     }

@@ -71,14 +71,14 @@ extension KVOInfo {
         let previous = gate.bitwiseAnd(~RegistrationGate.holdBit, ordering: .acquiringAndReleasing).oldValue
         guard RegistrationGate(rawValue: previous).claimingHold().claimed else { return }
         releaseCallbacksOnce()
-        Unmanaged.passUnretained(self).release()
+        Unretained(self).release()
     }
 
     /// Runs `body` as a callback on this thread: no tracker while user code runs (its reads are not the
     /// evaluation's), and counted in the thread's delivery depth.
     @inline(__always)
     final func asCallback(_ body: () -> Void) {
-        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+        ThreadContext.withCurrent { context in
             let tracker = context.installedTracker
             if tracker != nil { _ = context.swapTracker(nil) }
             context.deliveryDepth += 1
@@ -95,7 +95,7 @@ extension KVOInfo {
     /// registration alive until then.
     func releaseCallbacksWhenIdle() {
         var state = gate.load(ordering: .acquiring)
-        var retained: Unmanaged<KVOInfo>?
+        var retained: Unretained<KVOInfo>?
         while true {
             switch RegistrationGate(rawValue: state).holding() {
             case .releaseNow:
@@ -105,7 +105,7 @@ extension KVOInfo {
                 retained?.release()
                 return
             case .hold(let next):
-                if retained == nil { retained = Unmanaged.passRetained(self) }
+                if retained == nil { retained = Unretained(retaining: self) }
                 let (exchanged, original) = gate.compareExchange(
                     expected: state,
                     desired: next.rawValue,

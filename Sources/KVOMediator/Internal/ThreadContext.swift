@@ -86,6 +86,13 @@ final class ThreadContext {
         return makeCurrent()
     }
 
+    /// Calls `body` with this thread's context (created on first use), with no reference counting: the
+    /// thread's key holds it until the thread ends.
+    @inline(__always)
+    static func withCurrent<Result>(_ body: (ThreadContext) throws -> Result) rethrows -> Result {
+        try currentUnmanaged._withUnsafeGuaranteedRef(body)
+    }
+
     @inline(never)
     private static func makeCurrent() -> Unmanaged<ThreadContext> {
         let context = Unmanaged.passRetained(ThreadContext())

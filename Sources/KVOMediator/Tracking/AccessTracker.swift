@@ -167,7 +167,7 @@ final class AccessTracker {
     /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.
     static func reused(subscribing registration: KVOInfo) -> AccessTracker {
         // (The thread's key holds its context: used with no reference counting.)
-        let spare: AccessTracker? = ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+        let spare: AccessTracker? = ThreadContext.withCurrent { context in
             context.spareTracker.take()
         }
         guard let spare else { return AccessTracker(subscribing: registration) }
@@ -180,7 +180,7 @@ final class AccessTracker {
     func recycle() {
         clear()
         registration = nil
-        ThreadContext.currentUnmanaged._withUnsafeGuaranteedRef { context in
+        ThreadContext.withCurrent { context in
             if context.spareTracker == nil { context.spareTracker = self }
         }
     }
