@@ -96,11 +96,12 @@ public final class KVOController<Observer: AnyObject> {
 
     /// Stops observing `keyPath` of `object`.
     ///
-    /// Unobserving a nil object, or an object or key path that is not observed, does nothing. The string
+    /// Unobserving a nil object, or an object or key path that is not observed, ends nothing. The string
     /// form of the same chain (`"address.city"` for `\.address?.city`) ends too while the chain can be
-    /// followed to its end. To tell that, `unobserve` reads nothing when this controller observes the
-    /// key path itself (its registration knows what it reads); when it observes only the string form, it
-    /// reads the key path on this thread, as `observe` does.
+    /// followed to its end. To tell that, `unobserve` reads no property when this controller observes the
+    /// key path itself (its registration knows what it reads). When it does not, but observes some string
+    /// key path of `object`, it reads the key path on this thread once, as `observe` does, to find the
+    /// chain's name.
     public func unobserve<Object: KeyValueObservable>(_ object: Object?, keyPath: PartialKeyPath<Object>) {
         guard let object else { return }
         // One lock section when the object has no string registration here (the common case); with some,
@@ -118,7 +119,9 @@ public final class KVOController<Observer: AnyObject> {
         }
         // The chain's name, found outside the lock (naming loads registrars): from what the typed
         // registration reads now, not by reading the properties again (another thread may be setting them).
-        let name = typed.map(\.namePath) ?? namePath(of: keyPath, on: object)
+        // (One that ended meanwhile, on another thread, has dropped its reads: the key path is read then.)
+        let name: String? =
+            if let typed, !typed.isCancelled { typed.namePath } else { namePath(of: keyPath, on: object) }
         remove(from: object) { state, id in
             var removed = state.table.removeAll(of: id, keyPath: keyPath)
             if let name {

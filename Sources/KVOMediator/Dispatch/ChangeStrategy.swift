@@ -13,7 +13,9 @@ enum ChangeStrategy: Equatable {
     /// from the new value, its subscriptions moved over, and the leaf read once (`TypedKVOInfo+Links`).
     case chainLink
     /// What its last evaluation read was no chain (a computed property): it is read again, expecting
-    /// the same reads, and nothing is re-subscribed while they are (`TypedKVOInfo+Reevaluation`).
+    /// the same reads, and nothing is re-subscribed while they are (`TypedKVOInfo+Reevaluation`, which
+    /// asks the leaf word the same question itself, as it is also reached with no set: a manual or a
+    /// collection change, a registration of several on the slot).
     case computed
     /// Anything else (a link of a string key path, whose value is flattened; a key path whose reads are
     /// not known yet): read again, its reads recorded and its dependencies brought to them.

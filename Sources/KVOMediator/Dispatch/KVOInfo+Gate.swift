@@ -40,16 +40,16 @@ extension KVOInfo {
     /// Enters the gate unless cancelled: a callback may then run until `leave()`.
     @inline(__always)
     final func tryEnter() -> Bool {
-        var state = gate.load(ordering: .relaxed)
+        var word = gate.load(ordering: .relaxed)
         while true {
-            guard case .enter(let next) = RegistrationGate(rawValue: state).entering() else { return false }
+            guard case .enter(let next) = RegistrationGate(rawValue: word).entering() else { return false }
             let (exchanged, original) = gate.compareExchange(
-                expected: state,
+                expected: word,
                 desired: next.rawValue,
                 ordering: .acquiring
             )
             if exchanged { return true }
-            state = original
+            word = original
         }
     }
 
@@ -94,10 +94,10 @@ extension KVOInfo {
     /// no thread is in the gate, or leaves that to the last thread out, with a retain that keeps this
     /// registration alive until then.
     func releaseCallbacksWhenIdle() {
-        var state = gate.load(ordering: .acquiring)
+        var word = gate.load(ordering: .acquiring)
         var retained: Unretained<KVOInfo>?
         while true {
-            switch RegistrationGate(rawValue: state).holding() {
+            switch RegistrationGate(rawValue: word).holding() {
             case .releaseNow:
                 retained?.release()
                 return releaseCallbacksOnce()
@@ -107,12 +107,12 @@ extension KVOInfo {
             case .hold(let next):
                 if retained == nil { retained = Unretained(retaining: self) }
                 let (exchanged, original) = gate.compareExchange(
-                    expected: state,
+                    expected: word,
                     desired: next.rawValue,
                     ordering: .acquiringAndReleasing
                 )
                 if exchanged { return }
-                state = original
+                word = original
             }
         }
     }

@@ -120,13 +120,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
         }
     }
 
-    /// Whether the registration reads a string key path's flattened value (``ReaderKind/flattening``):
-    /// asked on each set of a slot, so one compare of the kind's bits.
-    @inline(__always)
-    final var readsFlattened: Bool {
-        kindBits & 0b11 == ReaderKind.flattening.rawValue
-    }
-
     /// Whether the observed object's class declares key paths affecting the observed key path
     /// (``KeyValueObservable/keyPathsAffectingValue(for:)``), found when the registration is made (the
     /// object's class does not change, and Cocoa too caches the answer per class and key): only then does

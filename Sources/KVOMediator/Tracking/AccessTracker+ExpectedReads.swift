@@ -30,8 +30,9 @@ extension AccessTracker {
     /// When this thread's tracker applied the registration's newest evaluation itself, with every read
     /// expected, it still has those dependencies (`remembered`): then, while no other evaluation was
     /// applied since, they are expected again with no lock taken. They are a guess that the locked steps
-    /// check, as they check a copy (`applySameReads`, `recordListed`). (Nor is `closed` checked: a
-    /// registration cancelled meanwhile is found closed by those steps, and delivers nothing.)
+    /// check, as they check a copy (`applySameReads`, `recordListed`). (Nor is it checked whether the
+    /// registration is closed, ``RegistrationState/isClosed``: one cancelled meanwhile is found closed by
+    /// those steps, and delivers nothing.)
     func expect(dependenciesOf registration: KVOInfo) -> Bool {
         if let remembered, remembered.registration == ObjectIdentifier(registration),
             remembered.ticket == registration.appliedTicket

@@ -98,17 +98,34 @@ import Testing
         let reads = holder.link!.reads.count
         observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.counted)
         #expect(holder.link!.reads.count == reads)
-        // Not the string registration's chain: it stays, and still delivers.
-        #expect(observer.kvoController.observationCount == 1)
-        let calls = CallCounter()
-        observer.kvoController.observe(holder, keyPath: \.plain) { _, _, _ in calls.increment() }
-        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.plain)
-        #expect(holder.link!.reads.count == reads)
+        // Not the string registration's chain: it stays.
         #expect(observer.kvoController.observationCount == 1)
         // Observed only by its string form, the typed key path of its chain is read to tell: it ends it.
         observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.value)
         #expect(observer.kvoController.observationCount == 0)
-        #expect(calls.count == 0)
+    }
+
+    @Test func bothFormsOfAChainMadeWhileALinkWasNilEndByTheTypedFormOnceItIsWhole() throws {
+        let holder = CountingHolder()
+        let observer = TestObserver()
+        let typed = Recorded<Int?>()
+        let named = Recorded<Any?>()
+        observer.kvoController.observe(holder, keyPath: \.link?.value, options: [.new]) { _, _, change in
+            typed.append(change.newValue ?? nil)
+        }
+        try observer.kvoController.observe(holder, keyPath: "link.value", options: [.new]) { _, _, change in
+            named.append(change.newValue ?? nil)
+        }
+        #expect(observer.kvoController.observationCount == 2)
+        holder.link = CountingLink()
+        holder.link?.value = 3
+        #expect(typed.values == [0, 3])
+        #expect(named.values.count == 2)
+        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.value)
+        #expect(observer.kvoController.observationCount == 0)
+        holder.link?.value = 4
+        #expect(typed.values == [0, 3])
+        #expect(named.values.count == 2)
     }
 
     @Test func aTypedChainsRecordsKeepTheNameItFoundOnceALinkIsNilAgain() throws {
@@ -136,5 +153,4 @@ private final class CountingLink: KeyValueObservable, @unchecked Sendable {
 private final class CountingHolder: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var link: CountingLink?
-    @Observed var plain = 0
 }
