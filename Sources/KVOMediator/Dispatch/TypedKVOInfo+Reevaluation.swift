@@ -36,7 +36,7 @@ extension TypedKVOInfo {
             }
         if !applied {
             // Reads recorded from where matching ended; evaluated again only if the dependencies changed.
-            if expecting, tracker.matched >= 0 { tracker.stopExpecting() }
+            if expecting, tracker.isMatching { tracker.stopExpecting() }
             if tracker.mustEvaluateAgain {
                 tracker.clear()
                 newValue = tracker.run { evaluate(object, tracker) }

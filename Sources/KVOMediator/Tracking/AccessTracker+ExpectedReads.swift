@@ -53,28 +53,31 @@ extension AccessTracker {
     }
 
     /// Ends matching: the reads matched so far are recorded (as reads of the dependencies they matched,
-    /// which stay subscribed), unless the dependencies changed since they were copied; then `matched` is
-    /// ``AccessTracker/mustRecordAgain`` and the caller evaluates again.
+    /// which stay subscribed), unless the dependencies changed since they were copied; then matching is
+    /// ``Matching/mustRecordAgain`` and the caller evaluates again. (Only while matching.)
     func stopExpecting() {
-        let count = matched
-        matched = Self.stoppedMatching
+        guard let count = matching.matchedCount else { return }
+        matching = .stopped
         guard count > 0, let registration else { return }
         let recorded = registration.with { info in
             info.recordListed(expected, count: count, since: expectedSince) { accesses.append($0) }
         }
-        if !recorded { matched = Self.mustRecordAgain }
+        if !recorded { matching = .mustRecordAgain }
     }
 
+    /// Whether the reads still match the reads expected (none was another).
+    var isMatching: Bool { matching.matchedCount != nil }
+
     /// Whether the reads could not all be recorded (see `stopExpecting`): the caller evaluates again.
-    var mustEvaluateAgain: Bool { matched == Self.mustRecordAgain }
+    var mustEvaluateAgain: Bool { matching == .mustRecordAgain }
 
     /// A read of `field` of `registrar`, compared with the reads expected.
     @inline(__always)
     func expectedRead(of registrar: KVORegistrar, field: Int) -> ExpectedRead {
-        guard matched >= 0, expectedCount > 0 else { return .unexpected }
+        guard let matched = matching.matchedCount, expectedCount > 0 else { return .unexpected }
         let address = ObjectIdentifier(registrar)
         if matched < expectedCount, expected[matched].registrar == address, expected[matched].field == field {
-            matched &+= 1
+            matching = .matched(matched &+ 1)
             readCount &+= 1
             return .first
         }
@@ -88,6 +91,6 @@ extension AccessTracker {
 
     /// Whether the evaluation read exactly the reads expected (and so recorded none).
     var readAllExpected: Bool {
-        expectedCount > 0 && matched == expectedCount && accesses.isEmpty
+        expectedCount > 0 && matching == .matched(expectedCount) && accesses.isEmpty
     }
 }
