@@ -98,8 +98,8 @@ struct InlineList<Element>: RandomAccessCollection {
 
 extension InlineList where Element: AnyObject {
     /// The element of a list of exactly one, unretained: valid while the list holds it.
-    var unretainedOnly: Unmanaged<Element>? {
+    var unretainedOnly: Unretained<Element>? {
         guard rest == nil, let first else { return nil }
-        return Unmanaged.passUnretained(first)
+        return Unretained(first)
     }
 }

@@ -23,9 +23,14 @@ import ObjectiveC
 /// - `FieldAddress`: an object and a field's offset as an address, for the `Observed` and `ObservedWeak`
 ///   setters (a constant offset: no key path built at run time), `ObservedField`'s read of one
 ///   property, a set by name (`Observed+SetByName`, a value cast to the storage's own type) and
-///   `KeyPathComponents`' read of a key path object's buffer. (`StorageOffset`, `CompiledReading` and
-///   `TypedKVOInfo+Links` still add offsets to addresses themselves.) The referent's death reaches the
-///   holder of an `ObservedWeak` through a `WeakLink`'s `ObjectPin`.
+///   `KeyPathComponents`' read of a key path object's buffer; and, in the same file, a storage's offset
+///   from its key path (`_storageOffset`). (`CompiledReading` and `TypedKVOInfo+Links` still add
+///   offsets to addresses themselves.) The referent's death reaches the holder of an `ObservedWeak`
+///   through a `WeakLink`'s `ObjectPin`.
+/// - `ValueAddress`: a set's old and new values, a record on the stack, a value read again, passed by
+///   address for the length of a call, from the setter to the callback's box, which loads them as the
+///   type that travels beside them.
+/// - `KnownClass`: a reference, or a value, given back as the class or type its caller knows it is.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
 /// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held

@@ -37,6 +37,12 @@ struct Unretained<Object: AnyObject> {
         unsafeBitCast(unmanaged.toOpaque(), to: ObjectIdentifier.self)
     }
 
+    /// The object, which the caller knows alive, as a strong reference of its own.
+    @inline(__always)
+    var object: Object {
+        unmanaged.takeUnretainedValue()
+    }
+
     /// Calls `body` with the object, which the caller knows alive, with no retain.
     @inline(__always)
     func with<Result>(_ body: (Object) throws -> Result) rethrows -> Result {

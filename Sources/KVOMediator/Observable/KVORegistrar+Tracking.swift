@@ -1,8 +1,5 @@
 import Synchronization
 
-/// Serialises getters' locating of their storage, which unoptimised code does with a modifying access.
-private let fieldLocating = Lock()
-
 extension KVORegistrar {
     /// True while some thread tracks reads: only then need a getter report its read. (The count is a C
     /// variable, read with one call: see `SwiftRuntime.trackersRunning`.)
@@ -23,17 +20,6 @@ extension KVORegistrar {
     @usableFromInline
     var _isTrackingOnThisThread: Bool {
         ThreadContext.isTracking
-    }
-
-    /// Brackets a getter's locating of its storage (see `Observed`): one thread at a time.
-    @usableFromInline
-    static func _beginLocatingField() {
-        fieldLocating.lock()
-    }
-
-    @usableFromInline
-    static func _endLocatingField() {
-        fieldLocating.unlock()
     }
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, which

@@ -93,7 +93,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
         /// The only registration of the entry at `index`, if it has one only, unretained.
         @inline(__always)
-        func unretainedOnlyInfo(at index: Int) -> Unmanaged<KVOInfo>? {
+        func unretainedOnlyInfo(at index: Int) -> Unretained<KVOInfo>? {
             index == 0 ? firstSlot?.infos.unretainedOnly : slots[index - 1].infos.unretainedOnly
         }
 
@@ -226,8 +226,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// The one registration of a set slot re-reads (computed, a chain's link): retained, unlocked, with no
     /// array of captures (600 instructions). Out of `_change`'s frame: in it, a direct set cost 6-14 more.
     @inline(never)
-    private func announceUnlocking(to info: Unmanaged<KVOInfo>, link: LinkChange, store: () -> Void) {
-        let info = info.takeUnretainedValue()
+    private func announceUnlocking(to info: Unretained<KVOInfo>, link: LinkChange, store: () -> Void) {
+        let info = info.object
         spinLock.unlock()
         info.changeAround(link: link, store: store)
     }
@@ -258,14 +258,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
         if let single = state.unretainedOnlyInfo(at: index) {
-            let strategy = single._withUnsafeGuaranteedRef { $0.strategy(forField: field, of: self) }
+            let strategy = single.with { $0.strategy(forField: field, of: self) }
             guard strategy.takesSetterValues else {
                 let link = LinkChange(object, self, field, (oldValue, newValue), type, strategy)
                 return announceUnlocking(to: single, link: link, store: store)
             }
-            if single._withUnsafeGuaranteedRef({ $0.tryEnter() }) {
+            if single.with({ $0.tryEnter() }) {
                 spinLock.unlock()
-                single._withUnsafeGuaranteedRef { info in
+                single.with { info in
                     info.setDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
                 }
                 return
