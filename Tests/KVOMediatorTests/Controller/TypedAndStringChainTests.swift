@@ -1,4 +1,6 @@
+import Foundation
 import KVOMediator
+import Synchronization
 import Testing
 
 /// The typed and string forms of one chain (`\.a?.b?.value` and `"a.b.value"`) on one controller: one
@@ -103,6 +105,33 @@ import Testing
         // Observed only by its string form, the typed key path of its chain is read to tell: it ends it.
         observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.value)
         #expect(observer.kvoController.observationCount == 0)
+    }
+
+    @Test func unobservingATypedChainReadsNothingWhileAnotherThreadSetsItsLeaf() throws {
+        // (Under ThreadSanitizer, a read of `value` here while the writer sets it is a reported race:
+        // `unobserve` once evaluated the key path to compare it with the string registration.)
+        let holder = CountingHolder()
+        let leaf = CountingLink()
+        holder.link = leaf
+        let observer = TestObserver()
+        try observer.kvoController.observe(holder, keyPath: "link") { _, _, _ in }
+        observer.kvoController.observe(holder, keyPath: \.link?.value) { _, _, _ in }
+        let started = Atomic<Bool>(false)
+        let stop = Atomic<Bool>(false)
+        let writer = TestThread {
+            var next = 0
+            while !stop.load(ordering: .relaxed) {
+                next += 1
+                leaf.value = next
+                started.store(true, ordering: .releasing)
+            }
+        }
+        while !started.load(ordering: .acquiring) { usleep(100) }
+        observer.kvoController.unobserve(holder, keyPath: \CountingHolder.link?.value)
+        stop.store(true, ordering: .relaxed)
+        #expect(writer.join(seconds: 60))
+        // The string registration names another chain: it stays.
+        #expect(observer.kvoController.observationCount == 1)
     }
 
     @Test func bothFormsOfAChainMadeWhileALinkWasNilEndByTheTypedFormOnceItIsWhole() throws {
