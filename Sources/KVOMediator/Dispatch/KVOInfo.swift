@@ -255,7 +255,7 @@ struct LinkChange {
     /// Unretained: the setter holds it.
     let object: UnsafeRawPointer
     /// Unretained: the object being set holds it.
-    let registrar: Unmanaged<KVORegistrar>
+    let registrar: Unretained<KVORegistrar>
     let field: Int
     let oldValue: ValueAddress
     let newValue: ValueAddress
@@ -273,14 +273,14 @@ struct LinkChange {
         _ strategy: ChangeStrategy
     ) {
         self.object = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-        self.registrar = .passUnretained(registrar)
+        self.registrar = Unretained(registrar)
         (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
         self.strategy = strategy
     }
 
-    /// Whether the set object's registrar is `registrar` (by address).
+    /// Whether the set object's registrar is `registrar`.
     func isOn(_ registrar: Unretained<KVORegistrar>) -> Bool {
-        self.registrar.toOpaque() == registrar.unmanaged.toOpaque()
+        self.registrar.id == registrar.id
     }
 
     /// Whether the set object has started deinitialising (a set made by its deinit).

@@ -34,7 +34,7 @@ struct RegistrationState {
 
     /// Whether `slot` of the registrar at `registrar` is listed.
     @inline(__always)
-    func lists(_ registrar: ObjectIdentifier, _ slot: SlotKey) -> Bool {
+    private func lists(_ registrar: ObjectIdentifier, _ slot: SlotKey) -> Bool {
         for index in dependencies.indices
         where dependencies[index].registrarID == registrar && sameSlot(dependencies[index].slot, slot) {
             return true

@@ -104,7 +104,7 @@ extension TypedKVOInfo {
         lock.lock()
         defer { lock.unlock() }
         guard !state.isClosed else { return 0 }
-        let changed = link.registrar.toOpaque()
+        let changed = link.registrar.id
         var found = false
         var count = 0
         for index in state.dependencies.indices {
@@ -114,7 +114,7 @@ extension TypedKVOInfo {
                 guard count < Self.maximumTail else { return 0 }
                 (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.unmanaged.toOpaque()))
                 count += 1
-            } else if registrar.unmanaged.toOpaque() == changed, field == link.field {
+            } else if registrar.id == changed, field == link.field {
                 found = true
             }
         }

@@ -5,9 +5,9 @@
 ///
 /// Why it is sound: it is made only inside `withUnsafePointer(to:)`, or from a pointer its maker holds
 /// valid, and it is never kept past the call it is given to (no stored property holds one beyond a
-/// set). It is loaded only as the type it was made with: that type travels
-/// beside it (`type:` in `_Delivery`, `LinkChange`), or the callee's contract fixes it (a whole
-/// `KVOChange` of the callback's value type).
+/// set). It is loaded only as the type it was made with: that type travels beside it (`type:` in
+/// `_Delivery`, `LinkChange`), or the callee's contract fixes it (a whole `KVOChange` of the callback's
+/// value type).
 @usableFromInline
 @frozen
 struct ValueAddress {
