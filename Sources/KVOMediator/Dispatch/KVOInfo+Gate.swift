@@ -78,14 +78,7 @@ extension KVOInfo {
     /// evaluation's), and counted in the thread's delivery depth.
     @inline(__always)
     final func asCallback(_ body: () -> Void) {
-        ThreadContext.withCurrent { context in
-            let tracker = context.installedTracker
-            if tracker != nil { _ = context.swapTracker(nil) }
-            context.deliveryDepth += 1
-            body()
-            context.deliveryDepth -= 1
-            if tracker != nil { _ = context.swapTracker(tracker) }
-        }
+        ThreadContext.runningCallback(body)
     }
 
     /// Drops the callbacks (and whatever they capture) once cancelled with none in flight, so that a

@@ -52,7 +52,7 @@ struct CanonicalKeyPaths: ~Copyable, @unchecked Sendable {
             bits = slots.find(UInt(bitPattern: field) &+ 1, from: home)
         }
         guard _fastPath(bits != 0) else { return withUnregistered(field: field, keyPath, body) }
-        return Unmanaged<AnyKeyPath>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!)._withUnsafeGuaranteedRef(body)
+        return OnceSlots.withObject(bits, as: AnyKeyPath.self, body)
     }
 
     /// `withCanonical` while no key path is registered for `field`, or for a negative `field`: out of line,
@@ -65,7 +65,7 @@ struct CanonicalKeyPaths: ~Copyable, @unchecked Sendable {
         guard field >= 0 else { return body(own) }
         let stored = slots.insert(own, under: UInt(bitPattern: field) &+ 1, from: Self.home(of: field))
         guard stored != 0 else { return body(own) }
-        return Unmanaged<AnyKeyPath>.fromOpaque(UnsafeRawPointer(bitPattern: stored)!)._withUnsafeGuaranteedRef(body)
+        return OnceSlots.withObject(stored, as: AnyKeyPath.self, body)
     }
 
     /// The key path to report for the property at `field`: the registered one, else `keyPath`, which is

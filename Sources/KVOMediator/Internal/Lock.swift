@@ -266,3 +266,49 @@ struct Backoff {
 func yieldThread() {
     sched_yield()
 }
+
+/// A value and the lock that guards it: the value is reached only inside `withLock`, so every access
+/// to it holds the lock.
+///
+/// Why `@exclusivity(unchecked)` is sound here: Swift's run-time exclusivity check guards against two
+/// overlapping accesses to the value, and the lock already rules them out (one thread at a time, each
+/// access inside `withLock`); the check would only add two runtime calls to every access. Nothing
+/// under the lock may call out to user code or take a lock of a lower level (``LockLevel``).
+///
+/// ```swift
+/// let counts = LockProtected([String: Int]())
+/// counts.withLock { $0["a", default: 0] += 1 }
+/// ```
+final class LockProtected<State>: @unchecked Sendable {  // `state` is reached only under `spinLock`
+    private let spinLock: SpinLock
+    @exclusivity(unchecked) private var state: State
+
+    init(_ state: State, level: LockLevel = .leaf) {
+        spinLock = SpinLock(level: level)
+        self.state = state
+    }
+
+    /// Runs `body` with the value, under the lock.
+    @inline(__always)
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try spinLock.withLock { try body(&state) }
+    }
+}
+
+/// The base of an internal class whose mutable fields are one value, `guarded`, that only one thread
+/// reaches at a time by the owner's own rule: a lock it holds for every access (a registration's striped
+/// lock), or a thread that alone uses the object (an evaluation's tracker).
+///
+/// Why `@exclusivity(unchecked)` is sound here: the run-time check it turns off catches, on one thread,
+/// an access to `guarded` while a modification of it is still in progress (threads it does not see:
+/// those the owner's rule keeps apart). No subclass holds an `inout` access to `guarded` across a call
+/// that may reach the object again (user code, an evaluation): each access is a load, a store or an
+/// edit of one field. The check would add two runtime calls to every access, on paths that run for
+/// every change.
+class GuardedFields<Fields> {
+    @exclusivity(unchecked) final var guarded: Fields
+
+    init(guarded: Fields) {
+        self.guarded = guarded
+    }
+}

@@ -19,9 +19,34 @@ final class ThreadContext {
     /// Installs `tracker` (nil for none), returning the one it replaces, to be put back the same way:
     /// no reference counting of either.
     @inline(__always)
-    func swapTracker(_ tracker: Unmanaged<AccessTracker>?) -> Unmanaged<AccessTracker>? {
+    private func swapTracker(_ tracker: Unmanaged<AccessTracker>?) -> Unmanaged<AccessTracker>? {
         defer { installedTracker = tracker }
         return installedTracker
+    }
+
+    /// Runs `body` with `tracker` installed on this thread (`nil`: with none), then puts back the one it
+    /// replaced. Unretained: the caller keeps `tracker` alive for the call.
+    @inline(__always)
+    static func withTracker<Result>(_ tracker: AccessTracker?, _ body: () throws -> Result) rethrows -> Result {
+        let context = currentUnmanaged
+        let installing = tracker.map { Unmanaged.passUnretained($0) }
+        let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(installing) }
+        defer { _ = context._withUnsafeGuaranteedRef { $0.swapTracker(previous) } }
+        return try body()
+    }
+
+    /// Runs `body`, a callback into user code, on this thread: with no tracker installed while it runs
+    /// (its reads are not an evaluation's), counted in the thread's delivery depth.
+    @inline(__always)
+    static func runningCallback(_ body: () -> Void) {
+        withCurrent { context in
+            let tracker = context.installedTracker
+            if tracker != nil { _ = context.swapTracker(nil) }
+            context.deliveryDepth += 1
+            body()
+            context.deliveryDepth -= 1
+            if tracker != nil { _ = context.swapTracker(tracker) }
+        }
     }
 
     /// An idle tracker kept for the next evaluation on this thread (see `AccessTracker.reused`).

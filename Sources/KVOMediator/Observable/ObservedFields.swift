@@ -150,9 +150,7 @@ final class ObservedLayout: Sendable {
 /// A setter names its property by the offset of its storage (a constant once compiled); string key
 /// paths name it by property name: this table joins the two. Nothing here reads an instance.
 enum ObservedFields {
-    private static let lock = Lock()
-    // Guarded by `lock`, so the runtime exclusivity check is redundant.
-    @exclusivity(unchecked) nonisolated(unsafe) private static var table: [ObjectIdentifier: ObservedLayout] = [:]
+    private static let table = LockProtected([ObjectIdentifier: ObservedLayout]())
 
     /// The `@Observed` fields of `type`, its superclasses' included, in declaration order (base first).
     static func of(_ type: AnyObject.Type) -> [ObservedField] {
@@ -172,7 +170,7 @@ enum ObservedFields {
 
     private static func lockedLayout(of type: AnyObject.Type) -> ObservedLayout {
         let key = ObjectIdentifier(type)
-        if let layout = lock.withLock({ table[key] }) { return layout }
+        if let layout = table.withLock({ $0[key] }) { return layout }
         var fields: [ObservedField] = []
         var registrarOffset: Int?
         // Class fields must be asked for explicitly (`_EachFieldOptions.classType`).
@@ -186,7 +184,7 @@ enum ObservedFields {
             return true
         }
         let layout = ObservedLayout(fields: fields, registrarOffset: registrarOffset)
-        lock.withLock { table[key] = layout }
+        table.withLock { $0[key] = layout }
         return layout
     }
 
@@ -222,7 +220,7 @@ private final class LayoutCache: Sendable {
         let key = UInt(bitPattern: ObjectIdentifier(type))
         let bits = slots.find(key, from: Self.home(of: key))
         guard bits != 0 else { return nil }
-        return Unmanaged<ObservedLayout>.fromOpaque(UnsafeRawPointer(bitPattern: bits)!).takeUnretainedValue()
+        return OnceSlots.withObject(bits, as: ObservedLayout.self) { $0 }
     }
 
     func insert(_ layout: ObservedLayout, for type: AnyObject.Type) {

@@ -27,34 +27,73 @@ extension [Access] {
 /// With a registration attached, each new read subscribes it at once, before the getter returns its
 /// value: a change that lands after the read is then always announced, never lost in between.
 ///
-/// A tracker is used by the one thread that evaluates with it, so its state is not checked for
-/// overlapping accesses at run time (`@exclusivity(unchecked)`: two checks per read otherwise).
-final class AccessTracker {
-    @exclusivity(unchecked) var accesses: [Access] = []
+/// A tracker is used by the one thread that evaluates with it (its ``GuardedFields`` rule), so its
+/// state is not checked for overlapping accesses at run time: two checks per read otherwise.
+final class AccessTracker: GuardedFields<AccessTracker.Fields> {
+    struct Fields {
+        var accesses: [Access] = []
+        var registration: Unretained<KVOInfo>?
+        var readCount: Int = 0
+        var expected: [(registrar: ObjectIdentifier, field: Int)] = []
+        var expectedCount: Int = 0
+        var expectedSince: UInt16 = 0
+        var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)?
+        var matching: Matching = Matching.matched(0)
+        var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
+        var nextUndeclared: Int = 0
+        var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+    }
+
+    var accesses: [Access] {
+        @inline(__always) _read { yield guarded.accesses }
+        @inline(__always) _modify { yield &guarded.accesses }
+    }
     /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
     /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
-    @exclusivity(unchecked) var registration: Unretained<KVOInfo>?
+    var registration: Unretained<KVOInfo>? {
+        @inline(__always) _read { yield guarded.registration }
+        @inline(__always) _modify { yield &guarded.registration }
+    }
 
     init(subscribing registration: KVOInfo?) {
+        super.init(guarded: Fields())
         self.registration = registration.map { Unretained($0) }
         // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
         accesses.reserveCapacity(4)
     }
 
     /// How many reads were reported, repeated ones included.
-    @exclusivity(unchecked) var readCount = 0
+    var readCount: Int {
+        @inline(__always) _read { yield guarded.readCount }
+        @inline(__always) _modify { yield &guarded.readCount }
+    }
     /// A re-evaluation's expected reads (`AccessTracker+ExpectedReads`): the registration's dependencies
     /// when it began, each an `@Observed` slot, as its registrar's address and its field; the first
     /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
-    @exclusivity(unchecked) var expected: [(registrar: ObjectIdentifier, field: Int)] = []
-    @exclusivity(unchecked) var expectedCount = 0
+    var expected: [(registrar: ObjectIdentifier, field: Int)] {
+        @inline(__always) _read { yield guarded.expected }
+        @inline(__always) _modify { yield &guarded.expected }
+    }
+    var expectedCount: Int {
+        @inline(__always) _read { yield guarded.expectedCount }
+        @inline(__always) _modify { yield &guarded.expectedCount }
+    }
     /// The registration's applied ticket when `expected` was copied (or remembered).
-    @exclusivity(unchecked) var expectedSince: UInt16 = 0
+    var expectedSince: UInt16 {
+        @inline(__always) _read { yield guarded.expectedSince }
+        @inline(__always) _modify { yield &guarded.expectedSince }
+    }
     /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
     /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.
-    @exclusivity(unchecked) var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)?
+    var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)? {
+        @inline(__always) _read { yield guarded.remembered }
+        @inline(__always) _modify { yield &guarded.remembered }
+    }
     /// How the reads compare with `expected` so far (see ``Matching``).
-    @exclusivity(unchecked) var matching = Matching.matched(0)
+    var matching: Matching {
+        @inline(__always) _read { yield guarded.matching }
+        @inline(__always) _modify { yield &guarded.matching }
+    }
 
     /// How an evaluation's reads compare with the reads expected of it (`AccessTracker+ExpectedReads`):
     /// ``matched(_:)``, ``stopped`` or ``mustRecordAgain``, in one word (an enum with a payload, its tag
@@ -86,13 +125,22 @@ final class AccessTracker {
     /// last few found, kept while it is recycled (it is its thread's spare: `reused(subscribing:)`), so
     /// that a re-evaluation's reads do not ask again. Per tracker, so that a read looks them up with no
     /// lock; a newly found one replaces the oldest. None are kept with caches off (``CacheSwitch``).
-    @exclusivity(unchecked) var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
-    @exclusivity(unchecked) var nextUndeclared = 0
+    var undeclaredFields: [(type: ObjectIdentifier, field: Int)] {
+        @inline(__always) _read { yield guarded.undeclaredFields }
+        @inline(__always) _modify { yield &guarded.undeclaredFields }
+    }
+    var nextUndeclared: Int {
+        @inline(__always) _read { yield guarded.nextUndeclared }
+        @inline(__always) _modify { yield &guarded.nextUndeclared }
+    }
     static let undeclaredFieldsKept = 8
     static let remembersUndeclaredFields = CacheSwitch.cachesAreOn
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
-    @exclusivity(unchecked) private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+    private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] {
+        @inline(__always) _read { yield guarded.declaredReads }
+        @inline(__always) _modify { yield &guarded.declaredReads }
+    }
 
     /// Records a read; true if it was not recorded before.
     ///
@@ -219,14 +267,9 @@ final class AccessTracker {
     func run<Result>(_ body: () throws -> Result) rethrows -> Result {
         // (The thread's key holds its context: used with no reference counting.)
         // (Installed unretained: this method's `self` keeps it alive while it is installed.)
-        let context = ThreadContext.currentUnmanaged
-        let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(Unmanaged.passUnretained(self)) }
         SwiftRuntime.addTrackers(1)
-        defer {
-            SwiftRuntime.addTrackers(-1)
-            _ = context._withUnsafeGuaranteedRef { $0.swapTracker(previous) }
-        }
-        return try body()
+        defer { SwiftRuntime.addTrackers(-1) }
+        return try ThreadContext.withTracker(self, body)
     }
 }
 
@@ -259,8 +302,5 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     SwiftRuntime.addLibraryReads(1)
     defer { SwiftRuntime.addLibraryReads(-1) }
     guard ThreadContext.isTracking else { return body() }
-    let context = ThreadContext.current
-    let tracker = context.swapTracker(nil)
-    defer { _ = context.swapTracker(tracker) }
-    return body()
+    return ThreadContext.withTracker(nil, body)
 }
