@@ -59,7 +59,6 @@ struct OnceReference<Instance: AnyObject & Sendable>: ~Copyable, Sendable {
     }
 }
 
-
 /// A small lock-free table of objects keyed by a nonzero word, each stored once and held while the table
 /// lives: what the Observation bridge keeps its key paths in (`CanonicalKeyPaths`) and what class
 /// layouts are cached in (`ObservedFields`).
