@@ -19,7 +19,7 @@
 /// read are put in this thread's room for them (`ThreadContext.readingRoom`); a registration whose
 /// values do not fit reads through the runtime.
 @usableFromInline
-typealias _KeyPathReading = (_ object: UnsafeRawPointer?, _ destination: UnsafeMutableRawPointer) -> Void
+typealias _KeyPathReading = (_ object: ObjectAddress?, _ destination: ValueRoom) -> Void
 
 extension TypedKVOInfo {
     /// The key path's value on `object`, read as the registration was made to read it: by its compiled
@@ -46,11 +46,10 @@ extension TypedKVOInfo {
         let keyPathOf = { keyPath }
         return { object, destination in
             guard let object else {
-                destination.assumingMemoryBound(to: AnyKeyPath?.self).pointee = keyPathOf()
+                destination.assign(keyPathOf() as AnyKeyPath?)
                 return
             }
-            let value = Unmanaged<Object>.fromOpaque(object).takeUnretainedValue()[keyPath: keyPathOf()]
-            destination.initializeMemory(as: Value.self, to: value)
+            destination.initialize(to: object.object(as: Object.self)[keyPath: keyPathOf()])
         }
     }
 
@@ -66,7 +65,7 @@ extension TypedKVOInfo {
         box: __shared _DeliveryBox
     ) {
         var keyPath: AnyKeyPath?
-        withUnsafeMutablePointer(to: &keyPath) { reading(nil, UnsafeMutableRawPointer($0)) }
+        ValueRoom.of(&keyPath) { reading(nil, $0) }
         let typed = KnownClass.cast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
         self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
         guard leafWord.directField == nil, Self.fitsReadingRoom else { return }
@@ -83,7 +82,7 @@ extension TypedKVOInfo {
     /// on every read).
     static func read(_ object: Object, by reading: _KeyPathReading) -> Value {
         let room = ThreadContext.withCurrent { $0.readingRoom }
-        reading(Unmanaged.passUnretained(object).toOpaque(), room)
-        return room.assumingMemoryBound(to: Value.self).move()
+        reading(ObjectAddress(object), room)
+        return room.move(as: Value.self)
     }
 }

@@ -253,7 +253,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
 /// setter's old and new values (of `type`) by address, valid until the set returns.
 struct LinkChange {
     /// Unretained: the setter holds it.
-    let object: UnsafeRawPointer
+    let object: ObjectAddress
     /// Unretained: the object being set holds it.
     let registrar: Unretained<KVORegistrar>
     let field: Int
@@ -272,7 +272,7 @@ struct LinkChange {
         _ type: Any.Type,
         _ strategy: ChangeStrategy
     ) {
-        self.object = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+        self.object = ObjectAddress(object)
         self.registrar = Unretained(registrar)
         (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
         self.strategy = strategy
@@ -285,6 +285,6 @@ struct LinkChange {
 
     /// Whether the set object has started deinitialising (a set made by its deinit).
     var objectIsDeinitialising: Bool {
-        SwiftRuntime.isDeinitialising(Unmanaged<AnyObject>.fromOpaque(object).takeUnretainedValue())
+        object.with { SwiftRuntime.isDeinitialising($0) }
     }
 }

@@ -16,25 +16,42 @@
 /// changed in between) shows in the next record's new value, while its old value is the one observers
 /// were last told.
 ///
-/// It is the registration's `Extras`, with room for the value in it: one allocation, and not generic, so
-/// that making one looks up no generic metadata. Values of up to `capacity` bytes are kept.
-final class LastValue: KVOInfo.Extras {
-    /// The value, of the registration's `Value` type (a `_isPOD` one, so nothing is retained or
-    /// deinitialised here), in its first bytes. Guarded by the registration's striped lock (`prune`'s
-    /// `underLock`), and reached only through `withValue`.
-    @exclusivity(unchecked) private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    /// Whether `words` holds a value yet. Guarded by the striped lock.
-    @exclusivity(unchecked) var isSet = false
+/// It is kept in the registration's `Extras` (``KVOInfo/Extras/lastValue``): one allocation, and not
+/// generic, so that making one looks up no generic metadata. Guarded by the registration's striped lock
+/// (`prune`'s `underLock`).
+struct LastValue {
+    /// The value, of the registration's `Value` type (a trivial one: nothing is retained or
+    /// deinitialised here).
+    private var bytes = TrivialValueBytes()
+    /// Whether `bytes` holds a value yet.
+    private var isSet = false
 
-    /// The most bytes a value kept here may take (its alignment must be at most 8).
-    static var capacity: Int { 32 }
-
-    init() {
-        super.init(keepsValue: true)
+    /// Whether a registration of values of `type` can keep them here.
+    static func fits<Value>(_ type: Value.Type) -> Bool {
+        TrivialValueBytes.fits(type)
     }
 
-    /// Calls `body` with the value's memory (valid only during the call).
-    func withValue<Result>(_ body: (UnsafeMutableRawPointer) -> Result) -> Result {
-        withUnsafeMutableBytes(of: &words) { body($0.baseAddress!) }
+    /// Copies the value kept (a `Value`, the registration's type) into `value`; false, with `value`
+    /// unchanged, before the first is kept.
+    @inline(__always)
+    func copy<Value>(into value: inout Value) -> Bool {
+        guard isSet else { return false }
+        bytes.load(into: &value)
+        return true
+    }
+
+    /// The value kept (a `Value`, the registration's type); nil before the first is.
+    @inline(__always)
+    func value<Value>(as _: Value.Type) -> Value? {
+        var value: Value?
+        if isSet { bytes.load(into: &value) }
+        return value
+    }
+
+    /// Keeps `value` in place of the one kept.
+    @inline(__always)
+    mutating func keep<Value>(_ value: Value) {
+        bytes.store(value)
+        isSet = true
     }
 }

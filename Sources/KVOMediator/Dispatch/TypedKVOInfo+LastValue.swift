@@ -1,29 +1,27 @@
 /// The value a registration keeps as the old value of its next change (``LastValue``).
 extension TypedKVOInfo {
-    /// Whether a registration with `options` keeps its last value (its `Extras` is then a `LastValue`,
-    /// made with it).
+    /// Whether a registration with `options` keeps its last value (its `Extras` then keeps it, made with
+    /// it).
     static func keepsLastValue(options: KVOOptions) -> Bool {
-        options.contains(.old) && !options.contains(.prior) && _isPOD(Value.self)
-            && MemoryLayout<Value>.size <= LastValue.capacity && MemoryLayout<Value>.alignment <= 8
+        options.contains(.old) && !options.contains(.prior) && LastValue.fits(Value.self)
     }
 
     /// A copy of the value `last` keeps, taken under the striped lock; nil before the first evaluation.
-    func keptValue(_ last: LastValue) -> Value? {
+    func keptValue(_ last: Extras) -> Value? {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        guard last.isSet else { return nil }
-        return last.withValue { $0.assumingMemoryBound(to: Value.self).pointee }
+        return last.lastValue.value(as: Value.self)
     }
 
-    /// The registration's `LastValue`, if it keeps one.
-    var lastValue: LastValue? {
+    /// The registration's `Extras`, if it keeps its last value there.
+    var lastValue: Extras? {
         guard let extras, extras.keepsValue else { return nil }
-        return KnownClass.cast(extras, to: LastValue.self)
+        return extras
     }
 
     /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).
-    var usableLastValue: LastValue? {
+    var usableLastValue: Extras? {
         foundNoChain ? lastValue : nil
     }
 
@@ -32,7 +30,7 @@ extension TypedKVOInfo {
     /// may be nested in another change of this registration's inputs that is made but not yet evaluated
     /// (the kept value is then from before both). There the old value is read before the change, as for
     /// a value not kept, so that `.prior` (which keeps no value) changes no old value.
-    var lastValueBeforeThisChange: LastValue? {
+    var lastValueBeforeThisChange: Extras? {
         guard let last = usableLastValue, !ThreadContext.mayBeNestedInAChange else { return nil }
         return last
     }

@@ -8,9 +8,10 @@
 // path does not know to be a chain of `@Observed` object links, each object of the class the last
 // evaluation read, takes the evaluation path (`changeAround(store:)`).
 //
-// Unsafe: it reads an `@Observed` storage's value by the storage's byte offset in its object (the
-// offset its setter names it by, and the value is the storage's first field, as `ChainLinkTests`
-// checks), an object link's value as an object's address, and a registrar by its field's offset.
+// It reads an `@Observed` storage's value by the storage's byte offset in its object (the offset its
+// setter names it by, and the value is the storage's first field, as `ChainLinkTests` checks), an
+// object link's value as an object's address, and a registrar by its field's offset: through
+// `ObjectAddress`, which says why that is sound.
 
 /// One link after the changed one: the slot the chain reads of it, its object in the old chain and in
 /// the new one. (Addresses, unretained: each object is held by the link before it, the first by the
@@ -19,12 +20,12 @@ struct LinkStep {
     /// The byte offset of the `@Observed` storage read.
     var field: Int
     /// The registrar the registration depends on for this link (the old object's).
-    var oldRegistrar: UnsafeMutableRawPointer
-    var oldObject: UnsafeRawPointer? = nil
+    var oldRegistrar: Unretained<KVORegistrar>
+    var oldObject: ObjectAddress? = nil
     /// Where the object's class stores its registrar.
     var registrarOffset = 0
-    var newObject: UnsafeRawPointer? = nil
-    var newRegistrar: UnsafeMutableRawPointer? = nil
+    var newObject: ObjectAddress? = nil
+    var newRegistrar: Unretained<KVORegistrar>? = nil
     /// For the leaf of a key path through optional links (its value an `Optional` of the leaf's): the
     /// leaf's storage, which makes that optional.
     var optionalLeaf: (any InlineObservedStorage.Type)? = nil
@@ -45,7 +46,7 @@ extension TypedKVOInfo {
             let steps = buffer.baseAddress!
             let count = tail(after: link, leafKey: leafKey, into: steps)
             guard count > 0, let object = loadTypedObject() else { return false }
-            guard followOldChain(from: link.oldValue.raw, steps, count) else { return false }
+            guard followOldChain(from: link.oldValue, steps, count) else { return false }
             guard options.contains(.old) else {
                 finish(link, steps, count, object: object, old: nil, store: store)
                 return true
@@ -74,14 +75,14 @@ extension TypedKVOInfo {
         store()
         // (Numbered after the set, as an evaluation is: one that read the chain before it is older.)
         let ticket = nextTicket()
-        guard walkNewChain(from: link.newValue.raw, steps, count), replaceLinks(steps, count, ticket: ticket) else {
+        guard walkNewChain(from: link.newValue, steps, count), replaceLinks(steps, count, ticket: ticket) else {
             return reevaluate(old: old)
         }
         // Read after subscribing, as an evaluation reads each link after its getter subscribed to it; a
         // link set between the walk and the subscription is caught by walking again.
         let last = steps[count - 1]
         let newValue = leafValue(of: last.newObject, last)
-        guard walkNewChain(from: link.newValue.raw, steps, count, again: true) else { return reevaluate(old: old) }
+        guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
         withUnsafePointer(to: newValue) { newPointer in
             let new = ValueAddress(newPointer)
             deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
@@ -91,7 +92,7 @@ extension TypedKVOInfo {
     /// Whether the changed property's value is an object (or an optional one): the object its chain
     /// reads next, at the value's address. (Its class's `@Observed` fields, from the runtime's metadata.)
     private static func holdsObject(_ link: LinkChange) -> Bool {
-        ObservedFields.layout(of: classOf(link.object)).link(atField: link.field)?.holdsObject ?? false
+        ObservedFields.layout(of: link.object.type).link(atField: link.field)?.holdsObject ?? false
     }
 
     /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
@@ -112,7 +113,7 @@ extension TypedKVOInfo {
             let registrar = state.dependencies[index].registrar
             if found {
                 guard count < Self.maximumTail else { return 0 }
-                (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar.unmanaged.toOpaque()))
+                (steps + count).initialize(to: LinkStep(field: field, oldRegistrar: registrar))
                 count += 1
             } else if registrar.id == changed, field == link.field {
                 found = true
@@ -131,18 +132,18 @@ extension TypedKVOInfo {
     /// Walks the old chain from the old link's value: each object must be the one whose registrar the
     /// registration depends on, with an `@Observed` object link at the field read (the leaf: a `Value`).
     private func followOldChain(
-        from value: UnsafeRawPointer,
+        from value: ValueAddress,
         _ steps: UnsafeMutablePointer<LinkStep>,
         _ count: Int
     )
         -> Bool
     {
-        var next = value.load(as: UnsafeRawPointer?.self)
+        var next = value.linkedObject()
         for index in 0..<count {
             guard let object = next else { return false }
-            let layout = ObservedFields.layout(of: Self.classOf(object))
+            let layout = ObservedFields.layout(of: object.type)
             guard let registrarOffset = layout.registrarOffset,
-                (object + registrarOffset).load(as: UnsafeMutableRawPointer.self) == steps[index].oldRegistrar
+                object.reference(atField: registrarOffset, as: KVORegistrar.self).id == steps[index].oldRegistrar.id
             else { return false }
             let field = steps[index].field
             let isLeaf = index == count - 1
@@ -158,7 +159,7 @@ extension TypedKVOInfo {
             }
             steps[index].oldObject = object
             steps[index].registrarOffset = registrarOffset
-            if !isLeaf { next = (object + field).load(as: UnsafeRawPointer?.self) }
+            if !isLeaf { next = object.linkedObject(atField: field) }
         }
         return true
     }
@@ -167,49 +168,42 @@ extension TypedKVOInfo {
     /// another class than the old chain's there (which may read its properties otherwise). With
     /// `again`, only whether the walk finds the objects the first walk did.
     private func walkNewChain(
-        from value: UnsafeRawPointer,
+        from value: ValueAddress,
         _ steps: UnsafeMutablePointer<LinkStep>,
         _ count: Int,
         again: Bool = false
     ) -> Bool {
-        var next = value.load(as: UnsafeRawPointer?.self)
+        var next = value.linkedObject()
         for index in 0..<count {
             guard let object = next else { return false }
             if again {
                 guard object == steps[index].newObject else { return false }
             } else {
-                guard Self.classOf(object) == Self.classOf(steps[index].oldObject!) else { return false }
+                guard object.type == steps[index].oldObject!.type else { return false }
                 steps[index].newObject = object
-                steps[index].newRegistrar = (object + steps[index].registrarOffset).load(
-                    as: UnsafeMutableRawPointer.self
+                steps[index].newRegistrar = object.reference(
+                    atField: steps[index].registrarOffset,
+                    as: KVORegistrar.self
                 )
             }
-            if index < count - 1 { next = (object + steps[index].field).load(as: UnsafeRawPointer?.self) }
+            if index < count - 1 { next = object.linkedObject(atField: steps[index].field) }
         }
         return true
     }
 
     /// The chain's value at its leaf `step` in the object at `object`: the `@Observed` storage's value,
     /// or for a key path through optional links that value as an optional.
-    private func leafValue(of object: UnsafeRawPointer?, _ step: LinkStep) -> Value {
-        let address = object.unsafelyUnwrapped + step.field
-        guard let storage = step.optionalLeaf else { return address.assumingMemoryBound(to: Value.self).pointee }
+    private func leafValue(of object: ObjectAddress?, _ step: LinkStep) -> Value {
+        let address = object.unsafelyUnwrapped.field(step.field)
+        guard let storage = step.optionalLeaf else { return address.pointer(to: Value.self).pointee }
         return optionalLeafValue(at: address, storage)
     }
 
-    /// `leafValue` through optional links. (Apart: the temporary allocation looks up generic metadata
-    /// wherever it is in a function, about 350 instructions.)
+    /// `leafValue` through optional links. (Apart: opening the storage's type looks up generic metadata
+    /// wherever it is in a function.)
     @inline(never)
-    private func optionalLeafValue(at address: UnsafeRawPointer, _ storage: any InlineObservedStorage.Type) -> Value {
-        let value = UnsafeMutablePointer<Value>.allocate(capacity: 1)
-        defer { value.deallocate() }
-        storage.copyValueAsOptional(at: address, to: UnsafeMutableRawPointer(value))
-        return value.move()
-    }
-
-    /// The class of the object at `object` (borrowed: no retain).
-    private static func classOf(_ object: UnsafeRawPointer) -> AnyObject.Type {
-        Unmanaged<AnyObject>.fromOpaque(object)._withUnsafeGuaranteedRef { type(of: $0) }
+    private func optionalLeafValue(at address: FieldAddress, _ storage: any InlineObservedStorage.Type) -> Value {
+        storage.valueAsOptional(at: address, as: Value.self)
     }
 }
 
@@ -232,24 +226,22 @@ extension KVOInfo {
         let first = state.dependencies.count - count
         guard first > 0 else { return false }
         for index in 0..<count {
-            guard state.dependencies[first + index].registrar.unmanaged.toOpaque() == steps[index].oldRegistrar,
+            guard state.dependencies[first + index].registrar.id == steps[index].oldRegistrar.id,
                 case .field(steps[index].field) = state.dependencies[first + index].slot
             else { return false }
         }
         // Each link of another object, as in `tail(after:leafKey:into:)`: a new chain that runs back into
         // an object it passed through is evaluated.
         for index in 0..<count {
-            let registrar = steps[index].newRegistrar
-            for prefix in 0..<first where state.dependencies[prefix].registrar.unmanaged.toOpaque() == registrar {
-                return false
-            }
-            for earlier in 0..<index where steps[earlier].newRegistrar == registrar { return false }
+            let registrar = steps[index].newRegistrar?.id
+            for prefix in 0..<first where state.dependencies[prefix].registrar.id == registrar { return false }
+            for earlier in 0..<index where steps[earlier].newRegistrar?.id == registrar { return false }
         }
         appliedTicket = ticket
         var wrapped = InlineList<AnyKeyPath?>()
         for index in 0..<count {
             let dependency = state.dependencies[first + index]
-            guard steps[index].newRegistrar != steps[index].oldRegistrar,
+            guard steps[index].newRegistrar?.id != steps[index].oldRegistrar.id,
                 let registrar = dependency.retainedRegistrar()
             else {
                 wrapped.append(nil)
@@ -264,15 +256,12 @@ extension KVOInfo {
         state.dropTail(count)
         for index in 0..<count {
             let step = steps[index]
-            let registrar = Unmanaged<KVORegistrar>.fromOpaque(step.newRegistrar!)
-            if step.newRegistrar == step.oldRegistrar {
-                state.keep(Dependency(registrar: Unretained(unmanaged: registrar), slot: .field(step.field)))
+            let registrar = step.newRegistrar!
+            if registrar.id == step.oldRegistrar.id {
+                state.keep(Dependency(registrar: registrar, slot: .field(step.field)))
             } else {
-                let objectType: AnyObject.Type = Unmanaged<AnyObject>.fromOpaque(step.newObject!)
-                    ._withUnsafeGuaranteedRef {
-                        type(of: $0)
-                    }
-                registrar._withUnsafeGuaranteedRef { registrar in
+                let objectType: AnyObject.Type = step.newObject!.type
+                registrar.with { registrar in
                     subscribeLocked(
                         Access(
                             registrar: registrar,
@@ -285,9 +274,7 @@ extension KVOInfo {
             }
         }
         let last = steps[count - 1]
-        let leafKey = Unmanaged<KVORegistrar>.fromOpaque(last.newRegistrar!)._withUnsafeGuaranteedRef {
-            LeafWord.slot($0, field: last.field)
-        }
+        let leafKey = last.newRegistrar!.with { LeafWord.slot($0, field: last.field) }
         setLeafWord(leafKey)
         return true
     }

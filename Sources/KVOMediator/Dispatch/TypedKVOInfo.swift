@@ -60,7 +60,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             // (Stored in place: a method call on `self` here retains it.)
             leaf.store(LeafWord.directField(field).bits, ordering: .relaxed)
         } else if Self.keepsLastValue(options: options) {
-            extras = LastValue()
+            extras = Extras(keepsValue: true)
         }
         self.onObjectDeinit = onObjectDeinit
     }
@@ -122,8 +122,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let leafKey = leafKey(of: accesses)
         prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
             guard applied, let last else { return }
-            last.withValue { _ = $0.initializeMemory(as: Value.self, to: value) }
-            last.isSet = true
+            last.lastValue.keep(value)
         }
         // A chain whole when it starts keeps its name for its records once a link is nil, or it ended.
         if accesses.count > 1, leafKey.isSlot { learnChainName(from: accesses) }

@@ -17,33 +17,29 @@ import ObjectiveC
 /// - `Unretained`: a dependency's registrar and a registration's root registrar, held with no retain,
 ///   used only under the registration's lock or gate, which keep them alive; a call that may outlive
 ///   that takes a retain first.
-/// - `LockProtected`: `@exclusivity(unchecked)` on state only its own lock reaches (a controller's
-///   table, the key-path tables, the direct-slot cache); `KVORegistrar`, `KVOInfo`, `ThreadContext`
-///   and `AccessTracker` still mark such fields themselves.
-/// - `FieldAddress`: an object and a field's offset as an address, for the `Observed` and `ObservedWeak`
-///   setters (a constant offset: no key path built at run time), `ObservedField`'s read of one
-///   property, a set by name (`Observed+SetByName`, a value cast to the storage's own type) and
-///   `KeyPathComponents`' read of a key path object's buffer; and, in the same file, a storage's offset
-///   from its key path (`_storageOffset`). (`CompiledReading` and `TypedKVOInfo+Links` still add
-///   offsets to addresses themselves.) The referent's death reaches the holder of an `ObservedWeak`
-///   through a `WeakLink`'s `ObjectPin`.
-/// - `ValueAddress`: a set's old and new values, a record on the stack, a value read again, passed by
-///   address for the length of a call, from the setter to the callback's box, which loads them as the
-///   type that travels beside them.
+/// - `Lock.swift`: `LockProtected` (state only its own lock reaches: a controller's table, the
+///   key-path and class-layout tables, the direct-slot cache) and `GuardedFields` (the base of an
+///   internal class whose fields one lock or one thread guards: an evaluation's tracker, a
+///   registration's `Extras`), each `@exclusivity(unchecked)` once; `KVORegistrar`, `KVOInfo` and
+///   `ThreadContext` still mark such fields themselves.
+/// - `Addresses`: `FieldAddress` (an object and a field's offset as an address, for the setters, a
+///   property's read and set by name, `KeyPathComponents`' read of a key path object's buffer, and a
+///   chain's leaf), `ObjectAddress` (a chain's objects and registrars walked with no retain, and the
+///   object a set is on), `ValueAddress` (a set's old and new values, a record on the stack, a value
+///   read again, lent for a call), `ValueRoom` (where a compiled reading puts its value) and
+///   `TrivialValueBytes` (a computed property's last value, kept as words); and a storage's offset
+///   from its key path (`_storageOffset`).
 /// - `KnownClass`: a reference, or a value, given back as the class or type its caller knows it is.
 /// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
 ///   no reference counting.
-/// - `ThreadContext` and `AccessTracker`: the installed tracker and a tracker's registration held
-///   unmanaged, each alive for as long as the method that installed it runs; the context itself is
-///   found through a C thread-local variable of `KVORuntimeShims` (a load, not a call).
-/// - `OnceReference` and `OnceSlots` (the Observation bridge's key paths, the class-layout cache):
-///   objects stored once as retained bits in atomics, read with no reference counting.
-/// - `TypedKVOInfo+Links`: a chain's new link followed by reading each `@Observed` storage at its
-///   offset, an object link as an address, a registrar at its field's offset, and the leaf as a
-///   `Value`; only for the classes and fields the runtime's field metadata shows to be such.
-/// - `LastValue` (and its `TypedKVOInfo+LastValue` facet): a computed property's last value kept in a
-///   registration's words as its `Value` (only `_isPOD` types that fit, so nothing is retained or
-///   deinitialised there), under the striped lock.
+/// - `ThreadContext`: the installed tracker held unmanaged, alive for as long as the method that
+///   installed it runs; the context itself is found through a C thread-local variable of
+///   `KVORuntimeShims` (a load, not a call).
+/// - `OnceReference` and `OnceSlots` (in one file: the Observation bridge's key paths, the
+///   class-layout cache): objects stored once as retained bits in atomics, read with no reference
+///   counting.
+/// - The public `context:` of ``KeyValueObserving`` (and `KVOController`'s `observe` that takes it):
+///   Cocoa's opaque pointer, passed through and never dereferenced.
 @usableFromInline
 enum SwiftRuntime {
     /// Retains the native Swift object at `object` unless it has started deinitialising.

@@ -55,7 +55,7 @@ final class ThreadContext {
     /// bytes, aligned to 16. One per thread is enough: a reading writes its value only once the getters
     /// it calls have returned (any reading they caused on this thread included), and the value is moved
     /// out at once.
-    let readingRoom = UnsafeMutableRawPointer.allocate(byteCount: readingRoomSize, alignment: 16)
+    let readingRoom = ValueRoom.allocate(size: readingRoomSize, alignment: 16)
     static let readingRoomSize = 64
 
     deinit {

@@ -22,9 +22,9 @@ protocol ObservedStorage {
 protocol InlineObservedStorage: ObservedStorage {
     /// `Optional<valueType>`: what a key path through an optional link gives for this property.
     static var optionalValueType: Any.Type { get }
-    /// Initialises the memory at `destination`, an `Optional` of the value's type, to the value of the
-    /// storage at `address` (for a chain through optional links).
-    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer)
+    /// The value of the storage at `address` as an optional, of type `Result`, which is
+    /// `optionalValueType` (for a chain through optional links).
+    static func valueAsOptional<Result>(at address: FieldAddress, as type: Result.Type) -> Result
 }
 
 extension Observed: ObservedStorage {
@@ -39,10 +39,8 @@ extension Observed: ObservedStorage {
 extension Observed: InlineObservedStorage {
     static var optionalValueType: Any.Type { Value?.self }
 
-    static func copyValueAsOptional(at address: UnsafeRawPointer, to destination: UnsafeMutableRawPointer) {
-        destination.assumingMemoryBound(to: Value?.self).initialize(
-            to: address.assumingMemoryBound(to: Self.self).pointee.value
-        )
+    static func valueAsOptional<Result>(at address: FieldAddress, as type: Result.Type) -> Result {
+        reinterpret(Optional(address.pointer(to: Self.self).pointee.value), as: Result.self)
     }
 }
 

@@ -1,0 +1,321 @@
+// Addresses: the engine's raw memory, in four small types, each saying why it is sound. A stored field
+// of an object (`FieldAddress`), an object held by nothing but its keeper (`ObjectAddress`), a value
+// lent by address for one call (`ValueAddress`), and room a value is moved through or kept in
+// (`ValueRoom`, `TrivialValueBytes`). The hot paths call these; nothing else does pointer arithmetic.
+
+/// The address of a stored field of a class instance: the object's address plus the field's byte offset.
+///
+/// Why it is sound: the offset is one the runtime reported for that field of the object's class (a
+/// key path's stored offset, or the class's field metadata, `ObservedFields`), and every caller holds
+/// a strong reference to the object for as long as it uses the address, so the memory is the field's
+/// and stays allocated. The type it is read as is the field's declared type, which the caller knows
+/// from the same source as the offset. The setters, the reads and sets by name and a chain's walk make
+/// their addresses here.
+@usableFromInline
+@frozen
+struct FieldAddress {
+    @usableFromInline
+    let raw: UnsafeMutableRawPointer
+
+    /// The field at byte offset `offset` of `object` (0: the object's own first byte).
+    @inlinable
+    @inline(__always)
+    init(of object: __shared AnyObject, at offset: Int) {
+        raw = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()) + offset
+    }
+
+    @inline(__always)
+    init(raw: UnsafeMutableRawPointer) {
+        self.raw = raw
+    }
+
+    /// The field, as a `Field` (its declared type).
+    @inlinable
+    @inline(__always)
+    func pointer<Field>(to type: Field.Type) -> UnsafeMutablePointer<Field> {
+        raw.assumingMemoryBound(to: Field.self)
+    }
+
+    /// The field's bytes read as a `Field`, which need not be its declared type (a part of it, say).
+    @inlinable
+    @inline(__always)
+    func load<Field>(fromByteOffset offset: Int = 0, as type: Field.Type) -> Field {
+        raw.load(fromByteOffset: offset, as: Field.self)
+    }
+}
+
+/// An object's address, held without a retain: how a chain's walk goes from object to object, reading
+/// each `@Observed` link's storage where its setter writes it (`TypedKVOInfo+Links`), and how a set
+/// names the object it is on.
+///
+/// Why it is sound: every object walked is held by the link before it, the first by the setter's old or
+/// new value, for as long as the set lasts (the walk ends before the set returns); a field is read at
+/// the offset the class's field metadata gives (`ObservedFields`), as the field's declared type (an
+/// object link's value is an object reference, or an optional one: its bits are the object's address,
+/// or 0). Nothing is retained or released here, so nothing can be freed by it.
+@usableFromInline
+@frozen
+struct ObjectAddress: Equatable {
+    @usableFromInline
+    let raw: UnsafeRawPointer
+
+    @inlinable
+    @inline(__always)
+    init(_ object: __shared AnyObject) {
+        raw = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    }
+
+    @inlinable
+    @inline(__always)
+    init(raw: UnsafeRawPointer) {
+        self.raw = raw
+    }
+
+    /// The object's class (borrowed: no retain).
+    @inline(__always)
+    var type: AnyObject.Type {
+        Unmanaged<AnyObject>.fromOpaque(raw)._withUnsafeGuaranteedRef { Swift.type(of: $0) }
+    }
+
+    /// The object, which the caller knows to be a `T`, as a strong reference of its own.
+    @inlinable
+    @inline(__always)
+    func object<T: AnyObject>(as _: T.Type) -> T {
+        Unmanaged<T>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Calls `body` with the object, borrowed (no retain).
+    @inline(__always)
+    func with<Result>(_ body: (AnyObject) -> Result) -> Result {
+        Unmanaged<AnyObject>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
+    /// The field at byte offset `offset`.
+    @inline(__always)
+    func field(_ offset: Int) -> FieldAddress {
+        FieldAddress(raw: UnsafeMutableRawPointer(mutating: raw) + offset)
+    }
+
+    /// The object an object link's storage at `offset` holds (its value, an optional reference, is the
+    /// storage's first field); nil when it holds none.
+    @inline(__always)
+    func linkedObject(atField offset: Int) -> ObjectAddress? {
+        (raw + offset).load(as: UnsafeRawPointer?.self).map(ObjectAddress.init(raw:))
+    }
+
+    /// The reference to a `T` stored at `offset` (a class's `kvoRegistrar`), unretained.
+    @inline(__always)
+    func reference<T: AnyObject>(atField offset: Int, as _: T.Type) -> Unretained<T> {
+        Unretained(unmanaged: Unmanaged<T>.fromOpaque((raw + offset).load(as: UnsafeRawPointer.self)))
+    }
+}
+
+/// The address of a value its owner keeps alive and unchanged while a call runs: how a set's old and new
+/// values, a record built on the stack, or a value read again travel from the setter, through the
+/// registrar and the registration, to the callback, with no copy and no generic code on the way (the
+/// callback's function, specialised for its value type, loads them).
+///
+/// Why it is sound: it is made only inside `withUnsafePointer(to:)`, or from a pointer its maker holds
+/// valid, and it is never kept past the call it is given to (no stored property holds one beyond a
+/// set). It is loaded only as the type it was made with: that type travels beside it (`type:` in
+/// `_Delivery`, `LinkChange`), or the callee's contract fixes it (a whole `KVOChange` of the callback's
+/// value type).
+@usableFromInline
+@frozen
+struct ValueAddress {
+    @usableFromInline
+    let raw: UnsafeRawPointer
+
+    @inlinable
+    @inline(__always)
+    init<Value>(_ pointer: UnsafePointer<Value>) {
+        raw = UnsafeRawPointer(pointer)
+    }
+
+    /// The value, which is of type `Value` (see above).
+    @inlinable
+    @inline(__always)
+    func load<Value>(as _: Value.Type) -> Value {
+        raw.assumingMemoryBound(to: Value.self).pointee
+    }
+
+    /// The value, of type `type` (known only at run time), boxed.
+    @usableFromInline
+    func loadBoxed(as type: Any.Type) -> Any {
+        func load<T>(_: T.Type) -> Any { raw.assumingMemoryBound(to: T.self).pointee }
+        return load(type)
+    }
+}
+
+extension ValueAddress {
+    /// The object a value that is an object reference (or an optional one) refers to, unretained: a
+    /// chain link's old or new value; nil for none.
+    @inline(__always)
+    func linkedObject() -> ObjectAddress? {
+        raw.load(as: UnsafeRawPointer?.self).map(ObjectAddress.init(raw:))
+    }
+}
+
+/// Uninitialised room for one value, lent for a call: where a compiled reading puts the value it read
+/// (this thread's room, `ThreadContext.readingRoom`), or the key path it reads.
+///
+/// Why it is sound: its maker gives it memory of the size and alignment of the value put there
+/// (`fits`), the value is put there once and taken out (moved) once by the code that knows its type,
+/// both within the call it is lent to.
+@usableFromInline
+@frozen
+struct ValueRoom {
+    @usableFromInline
+    let raw: UnsafeMutableRawPointer
+
+    @inlinable
+    @inline(__always)
+    init(raw: UnsafeMutableRawPointer) {
+        self.raw = raw
+    }
+
+    /// Room of `size` bytes aligned to `alignment`, until `deallocate()`.
+    static func allocate(size: Int, alignment: Int) -> ValueRoom {
+        ValueRoom(raw: .allocate(byteCount: size, alignment: alignment))
+    }
+
+    func deallocate() {
+        raw.deallocate()
+    }
+
+    /// Calls `body` with the room of `value`, an initialised variable (into which `assign` writes).
+    @inline(__always)
+    static func of<Value, Result>(_ value: inout Value, _ body: (ValueRoom) -> Result) -> Result {
+        withUnsafeMutablePointer(to: &value) { body(ValueRoom(raw: UnsafeMutableRawPointer($0))) }
+    }
+
+    /// Puts `value` in the room, which is uninitialised.
+    @inlinable
+    @inline(__always)
+    func initialize<Value>(to value: __owned Value) {
+        raw.initializeMemory(as: Value.self, to: value)
+    }
+
+    /// Replaces the `Value` in the room with `value`.
+    @inlinable
+    @inline(__always)
+    func assign<Value>(_ value: __owned Value) {
+        raw.assumingMemoryBound(to: Value.self).pointee = value
+    }
+
+    /// Takes the `Value` out of the room, leaving it uninitialised.
+    @inline(__always)
+    func move<Value>(as _: Value.Type) -> Value {
+        raw.assumingMemoryBound(to: Value.self).move()
+    }
+}
+
+/// A value of a trivial type (`_isPOD`: no references, so nothing to retain or deinitialise) of up to
+/// `capacity` bytes and alignment 8, kept as plain words where the type is known only to the code that
+/// stores and loads it (a registration's last value, ``LastValue``): no generic storage, no allocation.
+///
+/// Why it is sound: `fits` is checked before the first store (a debug build checks each store and
+/// load), and a value is loaded only as the type it was stored as, which the one registration that
+/// keeps it fixes.
+struct TrivialValueBytes {
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// The most bytes a value kept here may take.
+    static var capacity: Int { 32 }
+
+    /// Whether values of `type` can be kept here.
+    static func fits<Value>(_: Value.Type) -> Bool {
+        _isPOD(Value.self) && MemoryLayout<Value>.size <= capacity && MemoryLayout<Value>.alignment <= 8
+    }
+
+    /// Copies the value kept, stored as a `Value`, into `value`. (Into a variable, not returned: the
+    /// closures here then return nothing, and are specialised in code generic over `Value`.)
+    @inline(__always)
+    func load<Value>(into value: inout Value) {
+        assert(Self.fits(Value.self))
+        withUnsafeBytes(of: words) {
+            value = $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
+    /// `load(into:)` for an optional variable.
+    @inline(__always)
+    func load<Value>(into value: inout Value?) {
+        assert(Self.fits(Value.self))
+        withUnsafeBytes(of: words) {
+            value = $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee
+        }
+    }
+
+    /// Keeps `value`, over whatever was kept (trivial: a copy of bytes).
+    @inline(__always)
+    mutating func store<Value>(_ value: Value) {
+        assert(Self.fits(Value.self))
+        withUnsafeMutableBytes(of: &words) {
+            _ = $0.baseAddress.unsafelyUnwrapped.initializeMemory(as: Value.self, to: value)
+        }
+    }
+}
+
+// MARK: Offsets
+
+/// The byte offset of the storage at `storageKeyPath` in `object`, which names an observed property's
+/// slot: a constant once optimised. Unsafe: it takes the storage's address.
+@inlinable
+@inline(__always)
+func _storageOffset<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { UnsafeRawPointer($0) - base }
+}
+
+/// `_storageOffset` for a getter. Unoptimised, taking the storage's address is a modifying access, which
+/// must not overlap another thread's read (a data race to TSan): debug builds serialise it.
+@inlinable
+@inline(__always)
+func _storageOffsetForReading<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    #if DEBUG
+    FieldLocating.begin()
+    defer { FieldLocating.end() }
+    #endif
+    return _storageOffset(storageKeyPath, of: object)
+}
+
+/// `_storageOffset` for the bridge to Observation, which keys its table of key paths by it (see
+/// `CanonicalKeyPaths`): -1, no key, unoptimised, where taking the storage's address is a modifying
+/// access that a getter's or setter's report would overlap with other threads' reads and sets. The
+/// table only makes Observation's comparisons faster.
+@inlinable
+@inline(__always)
+func _storageOffsetForBridge<Object: AnyObject, Storage>(
+    _ storageKeyPath: ReferenceWritableKeyPath<Object, Storage>,
+    of object: Object
+) -> Int {
+    #if DEBUG
+    return -1
+    #else
+    return _storageOffset(storageKeyPath, of: object)
+    #endif
+}
+
+/// Serialises getters' locating of their storage in unoptimised builds, where taking the storage's
+/// address is a modifying access (see `_storageOffsetForReading`): one thread at a time.
+@usableFromInline
+enum FieldLocating {
+    private static let lock = Lock()
+
+    @usableFromInline
+    static func begin() {
+        lock.lock()
+    }
+
+    @usableFromInline
+    static func end() {
+        lock.unlock()
+    }
+}
