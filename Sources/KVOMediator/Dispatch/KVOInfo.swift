@@ -149,7 +149,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
 
     /// The key path as people write it: the string it was made with, the type's own name for it, the
     /// chain of properties it follows, or what it reads.
-    override final var keyPathName: String {
+    override final var ownName: String? {
         if let stringKeyPath { return stringKeyPath }
         if let declared = declaredName() { return declared }
         return namePath ?? learntChainName ?? unchainedName()

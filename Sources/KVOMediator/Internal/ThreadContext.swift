@@ -9,17 +9,20 @@ import Darwin
 /// Per-thread state: the active access tracker, how deep this thread is in callbacks, and the
 /// manual `willChangeValue(for:)` calls still waiting for their `didChangeValue(for:)`.
 ///
-/// Only its own thread touches it, so its properties skip the runtime exclusivity checks.
+/// Only its own thread touches it, so its properties skip the runtime exclusivity checks. It names no
+/// type of a layer above this one: what it holds for them (the tracker, the pending manual changes) is
+/// held as an object, which the layer that stores it gets back as its own type (`KnownClass`).
 final class ThreadContext {
-    /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report; nil when not tracking.
-    /// Unretained: only `AccessTracker.run` installs one, for the run of its own method, and whoever takes
-    /// it off puts it back within that run (a read then reports with no retain and release).
-    @exclusivity(unchecked) private(set) var installedTracker: Unmanaged<AccessTracker>?
+    /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report (an `AccessTracker`);
+    /// nil when not tracking. Unretained: only `AccessTracker.run` installs one, for the run of its own
+    /// method, and whoever takes it off puts it back within that run (a read then reports with no retain
+    /// and release).
+    @exclusivity(unchecked) private var installedTracker: Unmanaged<AnyObject>?
 
     /// Installs `tracker` (nil for none), returning the one it replaces, to be put back the same way:
     /// no reference counting of either.
     @inline(__always)
-    private func swapTracker(_ tracker: Unmanaged<AccessTracker>?) -> Unmanaged<AccessTracker>? {
+    private func swapTracker(_ tracker: Unmanaged<AnyObject>?) -> Unmanaged<AnyObject>? {
         defer { installedTracker = tracker }
         return installedTracker
     }
@@ -27,7 +30,7 @@ final class ThreadContext {
     /// Runs `body` with `tracker` installed on this thread (`nil`: with none), then puts back the one it
     /// replaced. Unretained: the caller keeps `tracker` alive for the call.
     @inline(__always)
-    static func withTracker<Result>(_ tracker: AccessTracker?, _ body: () throws -> Result) rethrows -> Result {
+    static func withTracker<Result>(_ tracker: AnyObject?, _ body: () throws -> Result) rethrows -> Result {
         let context = currentUnmanaged
         let installing = tracker.map { Unmanaged.passUnretained($0) }
         let previous = context._withUnsafeGuaranteedRef { $0.swapTracker(installing) }
@@ -50,7 +53,7 @@ final class ThreadContext {
     }
 
     /// An idle tracker kept for the next evaluation on this thread (see `AccessTracker.reused`).
-    @exclusivity(unchecked) var spareTracker: AccessTracker?
+    @exclusivity(unchecked) var spareTracker: AnyObject?
     /// Room for a value a compiled reading reads (see `TypedKVOInfo.read(_:by:)`): `readingRoomSize`
     /// bytes, aligned to 16. One per thread is enough: a reading writes its value only once the getters
     /// it calls have returned (any reading they caused on this thread included), and the value is moved
@@ -64,8 +67,9 @@ final class ThreadContext {
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
-    /// Manual will-change announcements waiting for their did-change, innermost last.
-    @exclusivity(unchecked) var pendingManualChanges: [ManualChange] = []
+    /// Manual will-change announcements waiting for their did-change (`pendingManualChanges`, beside
+    /// `ManualChange`); nil until the first.
+    @exclusivity(unchecked) var manualChanges: AnyObject?
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG
@@ -131,49 +135,26 @@ final class ThreadContext {
         currentSays { $0.installedTracker != nil }
     }
 
-    /// Whether a change made now on this thread may be nested in another: the thread is running a
-    /// callback, or has a `willChange` waiting for its `didChange`.
-    static var mayBeNestedInAChange: Bool {
-        currentSays { $0.deliveryDepth != 0 || !$0.pendingManualChanges.isEmpty }
-    }
-
     /// What `question` says of this thread's context, with no reference counting; false when the
     /// thread has none yet.
     @inline(__always)
-    private static func currentSays(_ question: (ThreadContext) -> Bool) -> Bool {
+    static func currentSays(_ question: (ThreadContext) -> Bool) -> Bool {
         guard let pointer = SwiftRuntime.threadContext else { return false }
         return Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef(question)
     }
 
-    /// Runs `body` with this thread's tracker, if it has one, with no reference counting of it or of
-    /// the context.
+    /// Runs `body` with this thread's tracker, if it has one (installed as a `Tracker`), with no
+    /// reference counting of it or of the context.
     @inline(__always)
-    static func withCurrentTracker(_ body: (AccessTracker) -> Void) {
+    static func withCurrentTracker<Tracker: AnyObject>(as _: Tracker.Type, _ body: (Tracker) -> Void) {
         guard let pointer = SwiftRuntime.threadContext else { return }
         let installed = Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.installedTracker }
-        installed?._withUnsafeGuaranteedRef(body)
+        installed?._withUnsafeGuaranteedRef { body(KnownClass.cast($0, to: Tracker.self)) }
     }
 
     /// This thread's context if it has one; never allocates.
     static var currentIfPresent: ThreadContext? {
         guard let pointer = SwiftRuntime.threadContext else { return nil }
         return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
-    }
-}
-
-/// A manual change announced by `willChangeValue(for:)`, kept until the matching `didChangeValue(for:)`.
-struct ManualChange {
-    let registrar: KVORegistrar
-    let keyPath: AnyKeyPath
-    /// The registrations told before the change, and what each captured.
-    let infos: [KVOInfo]
-    let captured: [CapturedValue?]
-    /// What a collection change announced by hand says (``PendingCollectionChange``); nil for a value change.
-    var collection: PendingCollectionChange? = nil
-
-    /// The call that announced it, as written, for messages: `willChangeValue(for: title)`.
-    func call<Object: KeyValueObservable>(_ name: String, on object: Object) -> String {
-        let keyPathName = registrar.displayName(of: keyPath, on: object)
-        return collection?.signature.call(name, keyPath: keyPathName) ?? "\(name)Value(for: \(keyPathName))"
     }
 }

@@ -33,7 +33,7 @@ extension KVORegistrar {
     /// compile time.
     @usableFromInline
     func _access<Object: KeyValueObservable>(field: Int, of object: Object, wrapped: () -> AnyKeyPath) {
-        ThreadContext.withCurrentTracker { tracker in
+        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
             // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
             switch tracker.expectedRead(of: self, field: field) {
             case .first: return tracker.readDeclared(affecting: wrapped, field: field, of: object)
@@ -55,7 +55,7 @@ extension KVORegistrar {
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``),
     /// with what it declares affects it.
     func access<Object: KeyValueObservable>(customStorage keyPath: AnyKeyPath, of object: Object) {
-        ThreadContext.withCurrentTracker { tracker in
+        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
             // (Custom storage may hold its value weakly, as a protocol-typed delegate's does.)
             tracker.noteWeakLinkRead()
             verifyStored(in: object)
@@ -67,7 +67,7 @@ extension KVORegistrar {
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name
     /// (string key paths).
     func access(field: Int, of object: AnyObject) {
-        ThreadContext.withCurrentTracker { tracker in
+        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
             if tracker.expectedRead(of: self, field: field) != .unexpected { return }
             verifyStored(in: object)
             tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))

@@ -235,8 +235,8 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.
     static func reused(subscribing registration: KVOInfo) -> AccessTracker {
         // (The thread's key holds its context: used with no reference counting.)
-        let spare: AccessTracker? = ThreadContext.withCurrent { context in
-            context.spareTracker.take()
+        let spare = ThreadContext.withCurrent { context in
+            context.spareTracker.take().map { KnownClass.cast($0, to: AccessTracker.self) }
         }
         guard let spare else { return AccessTracker(subscribing: registration) }
         spare.registration = Unretained(registration)
@@ -286,7 +286,7 @@ extension AccessTracker {
     /// Marks the registration evaluating on this thread, if any, as one that reads an `@ObservedWeak`
     /// property (`KVOInfo.readsWeakLink`).
     static func noteWeakLinkRead() {
-        ThreadContext.withCurrentTracker { $0.noteWeakLinkRead() }
+        ThreadContext.withCurrentTracker(as: AccessTracker.self) { $0.noteWeakLinkRead() }
     }
 
     /// Marks this tracker's registration, if any, as one that reads a link that may be weak.

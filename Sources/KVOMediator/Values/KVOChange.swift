@@ -30,24 +30,6 @@ public struct KVOChange<Value> {
         get { _keyPathHolder.keyPath }
         set { _keyPathHolder = _KeyPathHolder(newValue) }
     }
-    /// The observed key path as people write it: `"address.city"` for `\.address?.city`, the string
-    /// itself for a string key path (`"address.city"`), and for a computed property the name its type
-    /// gives in ``KeyValueObservable/keyPathName(for:)`` (Swift cannot name a computed property at run
-    /// time; without that, `"<computed from firstName, lastName>"`: what it reads).
-    ///
-    /// ```swift
-    /// switch change.keyPathName {
-    /// case "address.city": refreshCity()
-    /// case "fullName": refreshTitle()
-    /// default: break
-    /// }
-    /// ```
-    ///
-    /// It is resolved when read, from the registration; a chain broken by a nil link keeps the name it
-    /// had when whole.
-    public var keyPathName: String {
-        _keyPathHolder.keyPathName
-    }
     /// Holds `keyPath`. For records the library delivers it is the registration itself, so that a
     /// notification retains an object of that registration only, never a key path object that
     /// registrations on other threads share (a contended reference count on every change).
@@ -101,17 +83,6 @@ extension KVOChange: Equatable where Value: Equatable {
         lhs.kind == rhs.kind && lhs.oldValue == rhs.oldValue && lhs.newValue == rhs.newValue
             && lhs.indexes == rhs.indexes && lhs.isPrior == rhs.isPrior
             && (lhs._keyPathHolder === rhs._keyPathHolder || lhs.keyPath == rhs.keyPath)
-    }
-}
-
-extension KVOChange: CustomStringConvertible {
-    public var description: String {
-        var parts = ["keyPath: \(keyPathName)", "kind: \(kind)"]
-        if let oldValue { parts.append("old: \(oldValue)") }
-        if let newValue { parts.append("new: \(newValue)") }
-        if let indexes { parts.append("indexes: \(Array(indexes))") }
-        if isPrior { parts.append("prior") }
-        return "KVOChange(" + parts.joined(separator: ", ") + ")"
     }
 }
 

@@ -9,13 +9,7 @@ class _KeyPathHolder: @unchecked Sendable {  // immutable
         self.keyPath = keyPath
     }
 
-    /// The key path as people write it (a registration resolves it from what it read).
-    var keyPathName: String {
-        if let root = type(of: keyPath).rootType as? any KeyValueObservable.Type,
-            let name = root.keyPathName(for: keyPath)
-        {
-            return name
-        }
-        return String(describing: keyPath)
-    }
+    /// The name the holder itself knows for its key path (a registration resolves it from what it
+    /// read); nil: the key path's root type names it (`keyPathName`, beside ``KeyValueObservable``).
+    var ownName: String? { nil }
 }
