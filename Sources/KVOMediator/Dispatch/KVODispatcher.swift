@@ -63,14 +63,6 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
         info.cancel()
     }
 
-    /// Ends the registrations of an object that is deinitialising (its registrar has already dropped
-    /// them): each tells its owner, and lets its callbacks go once idle.
-    func objectDidDeinit(_ infos: some Sequence<KVOInfo>, registrar: ObjectIdentifier) {
-        for info in infos {
-            info.registrarDidDeinit(registrar)
-        }
-    }
-
     /// Creates a registration, not yet started (see `TypedKVOInfo.start(on:reading:)`); the caller
     /// records it first, so that no callback can reach a registration its owner does not know.
     ///

@@ -1,14 +1,6 @@
 /// The slots a registration depends on: subscribed as its key path is read, pruned to what each
 /// evaluation read, dropped when it ends. Guarded by the registration's striped lock.
 extension KVOInfo {
-    /// The ticket of the newest evaluation applied. Written under `StripedLocks.lock(for: self)`, and
-    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
-    /// (``AccessTracker/expect(dependenciesOf:)``).
-    final var appliedTicket: UInt16 {
-        get { appliedTicketWord.load(ordering: .relaxed) }
-        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
-    }
-
     /// (Acquiring and releasing: an evaluation with a later ticket sees every store made before an
     /// earlier ticket was taken, so the newest evaluation, whose value a `LastValue` keeps, read them.)
     final func nextTicket() -> UInt16 {
@@ -16,7 +8,7 @@ extension KVOInfo {
     }
 
     /// Adds a dependency and subscribes to it; called by the tracker as each read happens.
-    final func subscribe(_ access: Access) {
+    final func subscribeToRead(_ access: Access) {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }

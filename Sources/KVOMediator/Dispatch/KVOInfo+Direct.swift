@@ -25,7 +25,7 @@ extension KVOInfo {
 
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
     /// record, if asked for.
-    final func priorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
+    final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
         guard options.contains(.prior) else { return }
         deliver {
             withObservedObject(changed: object) {
@@ -36,7 +36,7 @@ extension KVOInfo {
 
     /// After a set of the slot this registration takes values of: the change record from the setter's
     /// own values.
-    final func changeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+    final func deliverChangeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         deliver {
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
@@ -46,7 +46,7 @@ extension KVOInfo {
 
     /// A whole set of the slot this registration takes values of, already inside the gate (entered
     /// under the registrar's lock): the prior record, `store`, the change record; then leaves the gate.
-    final func setDirect(
+    final func deliverSetDirect(
         object: AnyObject,
         oldValue: ValueAddress,
         newValue: ValueAddress,

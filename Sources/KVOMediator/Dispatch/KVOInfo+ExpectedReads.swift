@@ -4,7 +4,7 @@ extension KVOInfo {
     /// Copies the dependencies into the first elements of `expected` (see `AccessTracker+ExpectedReads`)
     /// and the applied ticket into `since`, and returns how many there are, when each is an `@Observed`
     /// slot; else returns 0.
-    final func copyFieldDependencies(
+    final func copyDependencies(
         into expected: inout [(registrar: ObjectIdentifier, field: Int)],
         since: inout UInt16
     ) -> Int {
@@ -24,7 +24,7 @@ extension KVOInfo {
     /// Gives `record` a read of each of the first `count` of `expected` (the dependencies copied when
     /// the applied ticket was `since`), retaining its registrar, when no evaluation was applied since and
     /// each is still listed; else returns false (and gives only some, or none).
-    final func recordListed(
+    final func recordListedReads(
         _ expected: [(registrar: ObjectIdentifier, field: Int)],
         count: Int,
         since: UInt16,

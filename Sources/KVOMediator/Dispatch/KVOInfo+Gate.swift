@@ -37,22 +37,6 @@ extension KVOInfo {
         leave()
     }
 
-    /// Enters the gate unless cancelled: a callback may then run until `leave()`.
-    @inline(__always)
-    final func tryEnter() -> Bool {
-        var word = gate.load(ordering: .relaxed)
-        while true {
-            guard case .enter(let next) = RegistrationGate(rawValue: word).entering() else { return false }
-            let (exchanged, original) = gate.compareExchange(
-                expected: word,
-                desired: next.rawValue,
-                ordering: .acquiring
-            )
-            if exchanged { return true }
-            word = original
-        }
-    }
-
     /// Leaves the gate. Once out, this thread must not touch the registration (a waiting canceller
     /// may let it go), unless it is the last one out and holds the canceller's retain.
     @inline(__always)
@@ -140,7 +124,7 @@ extension KVOInfo {
     }
 
     /// A registrar this registration depends on deinitialised (it has already dropped us from its table).
-    final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
+    final func endDependencies(onDeinitOf registrarID: ObjectIdentifier) {
         if registrarID == rootRegistrar.id {
             // Counted as in flight while it runs, so that the callbacks it calls are not released under it.
             // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).

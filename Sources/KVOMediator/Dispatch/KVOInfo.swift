@@ -14,9 +14,7 @@ import Synchronization
 /// leave the gate to release (the hold bit). So the notification fast path enters the gate under
 /// its registrar's lock and then uses the registration with no reference counting.
 @usableFromInline
-class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `state`: the striped lock
-    /// The gate's word (see ``RegistrationGate``).
-    let gate = Atomic<Int>(0)
+class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `state`: the striped lock
     /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
     /// (compared with wrapping arithmetic: 16 bits, as evaluations of one registration in flight at
     /// once are never near 32,768 apart, and two bytes keep the registration in a smaller allocation).
@@ -26,11 +24,8 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
-    @exclusivity(unchecked) var wantsWholeValues = false
+    @exclusivity(unchecked) var wholeValuesWanted = false
     private let optionBits: UInt8
-    /// How the subclass reads the key path (its meaning is the subclass's), in the low two bits, and
-    /// `rootDeclaresBit`.
-    private let kindBits: UInt8
     /// The observed object (its address is its identity here; see `ObjectPin`).
     let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
@@ -39,14 +34,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
     let owner: ObjectPin<AnyObject>?
-    /// A ``LeafWord`` (read and written as one through ``leafWord``): the slot whose value is this
-    /// registration's value, when its key path is a chain of `@Observed` properties whose links are all
-    /// there; a set of that slot is then delivered from the setter's own old and new values, as a direct
-    /// registration's is: nothing is re-read and nothing re-subscribed, since the links before it did not
-    /// change; and a collection mutation of it delivers its kind and indexes. Or none, or that the last
-    /// reads were no chain, or (no setter reaches a registration before it starts) its direct field.
-    /// Written by the newest evaluation.
-    let leaf = Atomic<UInt>(0)
     /// What few registrations need (see `Extras`); nil for most.
     @exclusivity(unchecked) var extras: Extras?
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
@@ -81,13 +68,12 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     ) {
         self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
-        self.kindBits = readerKind.rawValue | (rootDeclares ? Self.rootDeclaresBit : 0)
         self.object = ObjectPin(object)
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)
         self.rootRegistrar = Unretained(registrar)
         self.box = Unretained(retaining: box)
-        super.init(keyPath)
+        super.init(keyPath, kindBits: readerKind.rawValue | (rootDeclares ? Self.rootDeclaresBit : 0))
     }
 
     deinit {
@@ -99,26 +85,6 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     }
 
     private static let rootDeclaresBit: UInt8 = 0b100
-
-    /// How a registration reads its key path: what its key path object is.
-    enum ReaderKind: UInt8 {
-        /// A `KeyPath<Object, Value>`: its value is the key path's own.
-        case typed = 0
-        /// A `PartialKeyPath<Object>` (of a `keyPaths:` registration): its value is boxed as `Any`.
-        case partial = 1
-        /// A string key path's `KeyPath<Object, Any?>`: its value is out of its optionals.
-        case flattening = 2
-    }
-
-    /// How the registration reads its key path.
-    @inline(__always)
-    final var readerKind: ReaderKind {
-        switch kindBits & 0b11 {
-        case ReaderKind.typed.rawValue: .typed
-        case ReaderKind.partial.rawValue: .partial
-        default: .flattening
-        }
-    }
 
     /// Whether the observed object's class declares key paths affecting the observed key path
     /// (``KeyValueObservable/keyPathsAffectingValue(for:)``), found when the registration is made (the
@@ -163,24 +129,9 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
         return object.load()
     }
 
-    /// Whether a set of the slot `key` (``LeafWord/slot(_:field:)``) is delivered from the setter's
-    /// values: the slot is this registration's direct property or the leaf of its chain.
-    @inline(__always)
-    final func takesValues(ofSlot key: LeafWord) -> Bool {
-        strategy(forSetOf: key).takesSetterValues
-    }
-
-    /// Whether the value of the slot `key` is this registration's value: it is its direct property or
-    /// the leaf of its chain, whatever its form.
-    @inline(__always)
-    final func observesValue(ofSlot key: LeafWord) -> Bool {
-        isDirect || (!key.isNone && leafWord == key)
-    }
-
-    /// Direct: the key path is exactly one `@Observed` slot of the root object, so a set's own old and
-    /// new values are the change and nothing needs re-reading or re-tracking.
-    final var isDirect: Bool {
-        RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isDirect
+    override final var wantsWholeValues: Bool {
+        get { wholeValuesWanted }
+        set { wholeValuesWanted = newValue }
     }
 
     /// Found to be direct when starting: sets are delivered from the setter's values from now on.
@@ -210,10 +161,67 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
         RegistrationGate(rawValue: gate.load(ordering: .acquiring)).isCancelled
     }
 
+    // MARK: What a registrar and a tracker call (``SlotObserver``; each forwards to the facet that does it)
+
+    override final func setDirect(
+        object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        deliverSetDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+    }
+
+    override final func priorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
+        deliverPriorDirect(object: object, oldValue: oldValue, type: type)
+    }
+
+    override final func changeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type)
+    {
+        deliverChangeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+    }
+
+    override final func registrarDidDeinit(_ registrarID: ObjectIdentifier) {
+        endDependencies(onDeinitOf: registrarID)
+    }
+
+    override final func subscribe(_ access: Access) {
+        subscribeToRead(access)
+    }
+
+    override final func noteReadsWeakLink() {
+        readsWeakLink.store(true, ordering: .relaxed)
+    }
+
+    /// The ticket of the newest evaluation applied. Written under `StripedLocks.lock(for: self)`, and
+    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
+    /// (``AccessTracker/expect(dependenciesOf:)``).
+    override final var appliedTicket: UInt16 {
+        get { appliedTicketWord.load(ordering: .relaxed) }
+        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
+    }
+
+    override final func copyFieldDependencies(
+        into expected: inout [(registrar: ObjectIdentifier, field: Int)],
+        since: inout UInt16
+    ) -> Int {
+        copyDependencies(into: &expected, since: &since)
+    }
+
+    override final func recordListed(
+        _ expected: [(registrar: ObjectIdentifier, field: Int)],
+        count: Int,
+        since: UInt16,
+        _ record: (Access) -> Void
+    ) -> Bool {
+        recordListedReads(expected, count: count, since: since, record)
+    }
+
     // MARK: Notifications (overridden by the typed subclass; the direct ones are in KVOInfo+Direct)
 
     /// Before a collection mutation of a direct registration's slot: the prior record, if asked for.
-    func priorCollection<Object: AnyObject, Elements>(
+    override func priorCollection<Object: AnyObject, Elements>(
         object: Object,
         kind: KVOChangeKind,
         indexes: IndexSet?,
@@ -221,7 +229,7 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     ) {}
 
     /// After a collection mutation of a direct registration's slot: the record with kind and indexes.
-    func changeCollection<Object: AnyObject, Elements>(
+    override func changeCollection<Object: AnyObject, Elements>(
         object: Object,
         kind: KVOChangeKind,
         indexes: IndexSet?,
@@ -230,10 +238,10 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
     ) {}
 
     /// Before any other change: sends the prior record and returns the old value, if asked for.
-    func captureBeforeChange() -> CapturedValue { .none }
+    override func captureBeforeChange() -> CapturedValue { .none }
 
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
-    func changeEvaluated(captured: CapturedValue) {}
+    override func changeEvaluated(captured: CapturedValue) {}
 
     /// A change by `store` of a slot this registration re-reads: the three steps above, in order.
     func changeAround(store: () -> Void) {
@@ -244,47 +252,15 @@ class KVOInfo: _KeyPathHolder, @unchecked Sendable {  // the gate is atomic; `st
 
     /// `changeAround(store:)` for a set of an `@Observed` property, with the setter's values: a chain
     /// whose link it is follows the new link rather than re-reading its key path (`TypedKVOInfo+Links`).
-    func changeAround(link: LinkChange, store: () -> Void) {
+    override func changeAround(link: LinkChange, store: () -> Void) {
         changeAround(store: store)
     }
 }
 
-/// A set of the `@Observed` property at `field` of `object`, whose registrar is `registrar`, with the
-/// setter's old and new values (of `type`) by address, valid until the set returns.
-struct LinkChange {
-    /// Unretained: the setter holds it.
-    let object: ObjectAddress
-    /// Unretained: the object being set holds it.
-    let registrar: Unretained<KVORegistrar>
-    let field: Int
-    let oldValue: ValueAddress
-    let newValue: ValueAddress
-    let type: Any.Type
-    /// The one registration's strategy for it (``ChangeStrategy/chainLink``, ``ChangeStrategy/computed`` or
-    /// ``ChangeStrategy/full``: not one that takes the setter's values).
-    let strategy: ChangeStrategy
-
-    init(
-        _ object: AnyObject,
-        _ registrar: KVORegistrar,
-        _ field: Int,
-        _ values: (ValueAddress, ValueAddress),
-        _ type: Any.Type,
-        _ strategy: ChangeStrategy
-    ) {
-        self.object = ObjectAddress(object)
-        self.registrar = Unretained(registrar)
-        (self.field, self.oldValue, self.newValue, self.type) = (field, values.0, values.1, type)
-        self.strategy = strategy
-    }
-
-    /// Whether the set object's registrar is `registrar`.
-    func isOn(_ registrar: Unretained<KVORegistrar>) -> Bool {
-        self.registrar.id == registrar.id
-    }
-
-    /// Whether the set object has started deinitialising (a set made by its deinit).
-    var objectIsDeinitialising: Bool {
-        object.with { SwiftRuntime.isDeinitialising($0) }
+extension KVOInfo {
+    /// Stores `word` in ``leaf``.
+    @inline(__always)
+    final func setLeafWord(_ word: LeafWord) {
+        leaf.store(word.bits, ordering: .relaxed)
     }
 }

@@ -21,7 +21,7 @@ extension KVORegistrar {
     /// values (returning true); the rest capture what they need. Returns what each captured (nil
     /// for those `direct` took), for ``announceAfter(to:captured:direct:)``.
     @inline(__always)
-    func announceBefore(to infos: some Collection<KVOInfo>, direct: (KVOInfo) -> Bool) -> [CapturedValue?] {
+    func announceBefore(to infos: some Collection<SlotObserver>, direct: (SlotObserver) -> Bool) -> [CapturedValue?] {
         var captured: [CapturedValue?] = []
         captured.reserveCapacity(infos.count)
         for info in infos {
@@ -33,9 +33,9 @@ extension KVORegistrar {
     /// After a change: `direct` announces it to the registrations it took before; the rest re-read.
     @inline(__always)
     func announceAfter(
-        to infos: some Collection<KVOInfo>,
+        to infos: some Collection<SlotObserver>,
         captured: [CapturedValue?],
-        direct: (KVOInfo) -> Void
+        direct: (SlotObserver) -> Void
     ) {
         for (info, captured) in zip(infos, captured) {
             if let captured { info.changeEvaluated(captured: captured) } else { direct(info) }
@@ -43,7 +43,7 @@ extension KVORegistrar {
     }
 
     /// The registrations on `slot`.
-    func infos(for slot: SlotKey) -> InlineList<KVOInfo> {
+    func infos(for slot: SlotKey) -> InlineList<SlotObserver> {
         withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
     }
 
@@ -60,14 +60,14 @@ extension KVORegistrar {
     private func infos<Object: KeyValueObservable, Value>(
         readBy keyPath: KeyPath<Object, Value>,
         on object: Object
-    ) -> [KVOInfo] {
+    ) -> [SlotObserver] {
         infos(readBy: accesses(readBy: keyPath, on: object), keyPath: keyPath)
     }
 
     /// The registrations on the slots of `accesses`, the reads `keyPath` makes (see above).
-    func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [KVOInfo] {
+    func infos(readBy accesses: [Access], keyPath: AnyKeyPath) -> [SlotObserver] {
         if accesses.isEmpty { return Array(infos(for: .keyPath(keyPath))) }
-        var result: [KVOInfo] = []
+        var result: [SlotObserver] = []
         for access in accesses {
             for info in infos(for: access.slot) where !result.contains(where: { $0 === info }) {
                 result.append(info)
@@ -85,7 +85,7 @@ extension KVORegistrar {
     /// Kept even when nobody is told (no observer, or a collection mutation announces the writes), so
     /// that a `didChangeValue(for:)` without its `willChangeValue(for:)` can be reported.
     func manualWillChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
-        var infos: [KVOInfo] = []
+        var infos: [SlotObserver] = []
         var captured: [CapturedValue?] = []
         if _hasObservers, !isSuppressedOnThisThread {
             infos = self.infos(readBy: keyPath, on: object)

@@ -10,7 +10,7 @@ extension KVORegistrar {
     /// indexes and elements: the property itself (also with custom storage, or with declared
     /// dependencies), or a chain or string key path ending at it (`slotKey`, ``collectionSlotKey(of:type:)``).
     /// A registration that wants whole values (a value stream) re-reads instead.
-    func takesCollectionKind(_ info: KVOInfo, keyPath: AnyKeyPath, slotKey: LeafWord) -> Bool {
+    func takesCollectionKind(_ info: SlotObserver, keyPath: AnyKeyPath, slotKey: LeafWord) -> Bool {
         guard !info.wantsWholeValues else { return false }
         if info.isDirect { return sameKeyPath(info.keyPath, keyPath) }
         return info.observesValue(ofSlot: slotKey) || sameKeyPath(info.keyPath, keyPath)
@@ -41,7 +41,7 @@ extension KVORegistrar {
         announces: Bool,
         isValid: Bool = true
     ) {
-        var infos: [KVOInfo] = []
+        var infos: [SlotObserver] = []
         var captured: [CapturedValue?] = []
         if announces, _hasObservers, !isSuppressedOnThisThread {
             let accesses = accesses(readBy: keyPath, on: object)

@@ -57,7 +57,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         /// The class of the object that owns this registrar, once a read reported it: names its fields.
         var ownerType: AnyObject.Type?
         /// Registrations rooted at this object that read none of its slots: ended when it deinitialises.
-        var lifetimeInfos: [KVOInfo] = []
+        var lifetimeInfos: [SlotObserver] = []
 
         /// The index of the entry for `slot` (0 is `firstSlot`, i is `slots[i - 1]`).
         @inline(__always)
@@ -93,13 +93,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
         /// The only registration of the entry at `index`, if it has one only, unretained.
         @inline(__always)
-        func unretainedOnlyInfo(at index: Int) -> Unretained<KVOInfo>? {
+        func unretainedOnlyInfo(at index: Int) -> Unretained<SlotObserver>? {
             index == 0 ? firstSlot?.infos.unretainedOnly : slots[index - 1].infos.unretainedOnly
         }
 
         /// Adds `info` to the slot `access` read; true when the table was empty before.
         @inline(__always)
-        mutating func add(_ info: KVOInfo, for access: Access) -> Bool {
+        mutating func add(_ info: SlotObserver, for access: Access) -> Bool {
             if ownerType == nil, let objectType = access.objectType { ownerType = objectType }
             if access.slot == .lifetime {
                 lifetimeInfos.append(info)
@@ -126,7 +126,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
         /// Removes `info` from `slot`; true when the table is then empty.
         @inline(__always)
-        mutating func remove(_ info: KVOInfo, for slot: SlotKey) -> Bool {
+        mutating func remove(_ info: SlotObserver, for slot: SlotKey) -> Bool {
             if slot == .lifetime {
                 lifetimeInfos.removeAll { $0 === info }
                 return false
@@ -153,7 +153,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
 
         /// Empties the table, returning every registration in it.
-        mutating func takeAll() -> [KVOInfo] {
+        mutating func takeAll() -> [SlotObserver] {
             let taken = ((firstSlot.map { [$0] } ?? []) + slots).flatMap { Array($0.infos) } + lifetimeInfos
             self = State()
             return taken
@@ -165,7 +165,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
     deinit {
         let (links, taken) = spinLock.withLock { (weakLinks, state.takeAll()) }
-        KVODispatcher.shared.objectDidDeinit(taken, registrar: ObjectIdentifier(self))
+        for info in taken { info.registrarDidDeinit(ObjectIdentifier(self)) }
         WeakLink.referentDidDeinit(links)
     }
 
@@ -177,13 +177,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
     // MARK: The table
 
-    func add(_ info: KVOInfo, for access: Access) {
+    func add(_ info: SlotObserver, for access: Access) {
         spinLock.withLock {
             if state.add(info, for: access) { observerFlag.store(1, ordering: .releasing) }
         }
     }
 
-    func remove(_ info: KVOInfo, for slot: SlotKey) {
+    func remove(_ info: SlotObserver, for slot: SlotKey) {
         spinLock.withLock {
             if state.remove(info, for: slot) { observerFlag.store(0, ordering: .releasing) }
         }
@@ -226,7 +226,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// The one registration of a set slot re-reads (computed, a chain's link): retained, unlocked, with no
     /// array of captures (600 instructions). Out of `_change`'s frame: in it, a direct set cost 6-14 more.
     @inline(never)
-    private func announceUnlocking(to info: Unretained<KVOInfo>, link: LinkChange, store: () -> Void) {
+    private func announceUnlocking(to info: Unretained<SlotObserver>, link: LinkChange, store: () -> Void) {
         let info = info.object
         spinLock.unlock()
         info.changeAround(link: link, store: store)
@@ -255,7 +255,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             return store()
         }
         // The common case: one registration of exactly this property. It enters its gate under the
-        // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
+        // lock, where the table still holds it; inside the gate it stays allocated (see `SlotObserver`),
         // so it is used from here on with no reference counting and no copy of the table.
         if let single = state.unretainedOnlyInfo(at: index) {
             let strategy = single.with { $0.strategy(forField: field, of: self) }

@@ -3,7 +3,7 @@ struct ManualChange {
     let registrar: KVORegistrar
     let keyPath: AnyKeyPath
     /// The registrations told before the change, and what each captured.
-    let infos: [KVOInfo]
+    let infos: [SlotObserver]
     let captured: [CapturedValue?]
     /// What a collection change announced by hand says (``PendingCollectionChange``); nil for a value change.
     var collection: PendingCollectionChange? = nil

@@ -32,7 +32,7 @@ extension [Access] {
 final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     struct Fields {
         var accesses: [Access] = []
-        var registration: Unretained<KVOInfo>?
+        var registration: Unretained<SlotObserver>?
         var readCount: Int = 0
         var expected: [(registrar: ObjectIdentifier, field: Int)] = []
         var expectedCount: Int = 0
@@ -50,12 +50,12 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     }
     /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
     /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
-    var registration: Unretained<KVOInfo>? {
+    var registration: Unretained<SlotObserver>? {
         @inline(__always) _read { yield guarded.registration }
         @inline(__always) _modify { yield &guarded.registration }
     }
 
-    init(subscribing registration: KVOInfo?) {
+    init(subscribing registration: SlotObserver?) {
         super.init(guarded: Fields())
         self.registration = registration.map { Unretained($0) }
         // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
@@ -233,7 +233,7 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     /// A tracker for `registration`: this thread's spare one if it has one (a re-evaluation then
     /// allocates nothing: a tracker and its array cost about 1,000 instructions to make and free),
     /// else a new one. Give it back with ``recycle()`` once its accesses are no longer used.
-    static func reused(subscribing registration: KVOInfo) -> AccessTracker {
+    static func reused(subscribing registration: SlotObserver) -> AccessTracker {
         // (The thread's key holds its context: used with no reference counting.)
         let spare = ThreadContext.withCurrent { context in
             context.spareTracker.take().map { KnownClass.cast($0, to: AccessTracker.self) }
@@ -284,14 +284,14 @@ extension AccessTracker {
 
 extension AccessTracker {
     /// Marks the registration evaluating on this thread, if any, as one that reads an `@ObservedWeak`
-    /// property (`KVOInfo.readsWeakLink`).
+    /// property (`SlotObserver.readsWeakLink`).
     static func noteWeakLinkRead() {
         ThreadContext.withCurrentTracker(as: AccessTracker.self) { $0.noteWeakLinkRead() }
     }
 
     /// Marks this tracker's registration, if any, as one that reads a link that may be weak.
     func noteWeakLinkRead() {
-        registration?.with { $0.readsWeakLink.store(true, ordering: .relaxed) }
+        registration?.with { $0.noteReadsWeakLink() }
     }
 }
 

@@ -70,17 +70,3 @@ struct LeafWord: Equatable {
         bits & Self.directFieldBit != 0 ? Int(bitPattern: bits & ~Self.directFieldBit) : nil
     }
 }
-
-extension KVOInfo {
-    /// The leaf word (``leaf``), as what it says.
-    @inline(__always)
-    final var leafWord: LeafWord {
-        LeafWord(bits: leaf.load(ordering: .relaxed))
-    }
-
-    /// Stores `word` in ``leaf``.
-    @inline(__always)
-    final func setLeafWord(_ word: LeafWord) {
-        leaf.store(word.bits, ordering: .relaxed)
-    }
-}

@@ -21,18 +21,6 @@ enum ChangeStrategy: Equatable {
     /// not known yet): read again, its reads recorded and its dependencies brought to them.
     case full
 
-    /// The strategy for a set of the slot `set` (``LeafWord/slot(_:field:)``, or ``LeafWord/none`` for one
-    /// that has no key) of a registration that is `isDirect`, whose leaf word is `leaf` and which reads
-    /// its key path as `readerKind`.
-    @inline(__always)
-    static func choose(isDirect: Bool, leaf: LeafWord, set: LeafWord, readerKind: KVOInfo.ReaderKind) -> Self {
-        if isDirect { return .direct }
-        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        if !set.isNone, leaf == set { return readerKind == .flattening ? .full : .chainLeaf }
-        if leaf.isNoChain { return .computed }
-        return leaf.isSlot && readerKind == .typed ? .chainLink : .full
-    }
-
     /// Whether the record is made from the setter's own values, with nothing read again.
     @inline(__always)
     var takesSetterValues: Bool {
@@ -43,23 +31,16 @@ enum ChangeStrategy: Equatable {
     }
 }
 
-extension KVOInfo {
-    /// The strategy for a set of the slot `key` (see ``ChangeStrategy``).
+extension ChangeStrategy {
+    /// The strategy for a set of the slot `set` (``LeafWord/slot(_:field:)``, or ``LeafWord/none`` for one
+    /// that has no key) of a registration that is `isDirect`, whose leaf word is `leaf` and which reads
+    /// its key path as `readerKind`.
     @inline(__always)
-    final func strategy(forSetOf key: LeafWord) -> ChangeStrategy {
-        ChangeStrategy.choose(isDirect: isDirect, leaf: leafWord, set: key, readerKind: readerKind)
-    }
-
-    /// ``strategy(forSetOf:)`` for the `@Observed` property at `field` of `registrar`, whose key is made
-    /// only for a registration that is not direct.
-    @inline(__always)
-    final func strategy(forField field: Int, of registrar: KVORegistrar) -> ChangeStrategy {
+    static func choose(isDirect: Bool, leaf: LeafWord, set: LeafWord, readerKind: SlotObserver.ReaderKind) -> Self {
         if isDirect { return .direct }
-        return ChangeStrategy.choose(
-            isDirect: false,
-            leaf: leafWord,
-            set: .slot(registrar, field: field),
-            readerKind: readerKind
-        )
+        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
+        if !set.isNone, leaf == set { return readerKind == .flattening ? .full : .chainLeaf }
+        if leaf.isNoChain { return .computed }
+        return leaf.isSlot && readerKind == .typed ? .chainLink : .full
     }
 }
