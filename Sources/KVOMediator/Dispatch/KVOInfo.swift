@@ -19,8 +19,6 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// (compared with wrapping arithmetic: 16 bits, as evaluations of one registration in flight at
     /// once are never near 32,768 apart, and two bytes keep the registration in a smaller allocation).
     let tickets = Atomic<UInt16>(0)
-    /// The ticket of the newest evaluation applied (see `appliedTicket`).
-    let appliedTicketWord = Atomic<UInt16>(0)
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.
@@ -192,14 +190,6 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
 
     override final func noteReadsWeakLink() {
         readsWeakLink.store(true, ordering: .relaxed)
-    }
-
-    /// The ticket of the newest evaluation applied. Written under `StripedLocks.lock(for: self)`, and
-    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
-    /// (``AccessTracker/expect(dependenciesOf:)``).
-    override final var appliedTicket: UInt16 {
-        get { appliedTicketWord.load(ordering: .relaxed) }
-        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
     }
 
     override final func copyFieldDependencies(

@@ -158,3 +158,13 @@ final class ThreadContext {
         return Unmanaged<ThreadContext>.fromOpaque(pointer).takeUnretainedValue()
     }
 }
+
+/// Runs `body` as one of the library's own reads (an `.initial` value, an old value, a leaf check): no
+/// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
+/// observing inside `withObservationTracking` adds nothing to what that closure depends on.
+func untracked<Result>(_ body: () -> Result) -> Result {
+    SwiftRuntime.addLibraryReads(1)
+    defer { SwiftRuntime.addLibraryReads(-1) }
+    guard ThreadContext.isTracking else { return body() }
+    return ThreadContext.withTracker(nil, body)
+}

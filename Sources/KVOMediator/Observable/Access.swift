@@ -8,3 +8,25 @@ struct Access {
     /// The class of the object read, which names its fields.
     var objectType: AnyObject.Type? = nil
 }
+
+extension [Access] {
+    /// Whether one of the reads is of `slot` of the registrar at `registrar` (compared in place: a copy
+    /// of a read retains its references).
+    @inline(__always)
+    func contains(registrar: ObjectIdentifier, slot: SlotKey) -> Bool {
+        for index in indices
+        where ObjectIdentifier(self[index].registrar) == registrar && sameSlot(self[index].slot, slot) {
+            return true
+        }
+        return false
+    }
+
+    /// Whether one of the reads is of a slot of the registrar at `registrar`.
+    @inline(__always)
+    func contains(registrar: ObjectIdentifier) -> Bool {
+        for index in indices where ObjectIdentifier(self[index].registrar) == registrar {
+            return true
+        }
+        return false
+    }
+}

@@ -52,7 +52,7 @@ extension KVORegistrar {
         readBy keyPath: KeyPath<Object, Value>,
         on object: Object
     ) -> [Access] {
-        AccessTracker.probe(keyPath, on: object).filter { $0.registrar === self }
+        ReadProbe.reads(of: keyPath, on: object).filter { $0.registrar === self }
     }
 
     /// The registrations on the slots `keyPath` reads; a key path that reads none of this object's

@@ -33,44 +33,24 @@ extension KVORegistrar {
     /// compile time.
     @usableFromInline
     func _access<Object: KeyValueObservable>(field: Int, of object: Object, wrapped: () -> AnyKeyPath) {
-        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
-            // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
-            switch tracker.expectedRead(of: self, field: field) {
-            case .first: return tracker.readDeclared(affecting: wrapped, field: field, of: object)
-            case .again: return
-            case .unexpected: break
-            }
-            verifyStored(in: object)
-            let keyPath = wrapped()
-            let access = Access(
-                registrar: self,
-                slot: .field(field),
-                wrapped: keyPath,
-                objectType: type(of: object)
-            )
-            if tracker.record(access) { tracker.readDeclared(affecting: { keyPath }, field: field, of: object) }
+        ThreadContext.withCurrentTracker(as: ReadRecorder.self) { recorder in
+            recorder.readField(field, of: object, on: self, wrapped: wrapped)
         }
     }
 
     /// Reports a read of a property with custom storage, named by `keyPath` (``KeyValueObservable/accessValue(for:)``),
     /// with what it declares affects it.
     func access<Object: KeyValueObservable>(customStorage keyPath: AnyKeyPath, of object: Object) {
-        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
-            // (Custom storage may hold its value weakly, as a protocol-typed delegate's does.)
-            tracker.noteWeakLinkRead()
-            verifyStored(in: object)
-            let access = Access(registrar: self, slot: .keyPath(keyPath), objectType: type(of: object))
-            if tracker.record(access) { tracker.readDeclared(affecting: keyPath, of: object) }
+        ThreadContext.withCurrentTracker(as: ReadRecorder.self) { recorder in
+            recorder.readCustomStorage(keyPath, of: object, on: self)
         }
     }
 
     /// Reports a read of the `@Observed` property whose storage is at `field` in `object`, read by name
     /// (string key paths).
     func access(field: Int, of object: AnyObject) {
-        ThreadContext.withCurrentTracker(as: AccessTracker.self) { tracker in
-            if tracker.expectedRead(of: self, field: field) != .unexpected { return }
-            verifyStored(in: object)
-            tracker.record(Access(registrar: self, slot: .field(field), objectType: type(of: object)))
+        ThreadContext.withCurrentTracker(as: ReadRecorder.self) { recorder in
+            recorder.readField(field, named: object, on: self)
         }
     }
 }

@@ -174,7 +174,7 @@ enum StringComponent {
             return object[keyPath: keyPath].flatMap(flattened)
         case .field(let field):
             object.kvoRegistrar.access(field: field.offset, of: object)
-            if field.storage.isWeak, KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
+            if field.storage.isWeak, KVORegistrar._isTracking { ReadRecorder.noteWeakLinkRead() }
             return flattened(field.value(in: object))
         }
     }

@@ -82,7 +82,7 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
     ) -> Referent? {
         get {
             _reportRead(of: object, storage: storageKeyPath, valueType: Referent?.self) { wrappedKeyPath }
-            if KVORegistrar._isTracking { AccessTracker.noteWeakLinkRead() }
+            if KVORegistrar._isTracking { ReadRecorder.noteWeakLinkRead() }
             return object[keyPath: storageKeyPath].reference?.referent
         }
         set {

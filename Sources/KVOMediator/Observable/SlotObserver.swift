@@ -26,6 +26,8 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// reads were no chain, or (no setter reaches a registration before it starts) its direct field.
     /// Written by the newest evaluation.
     let leaf = Atomic<UInt>(0)
+    /// The ticket of the newest evaluation applied (see `appliedTicket`).
+    let appliedTicketWord = Atomic<UInt16>(0)
     /// How the registration reads its key path (``ReaderKind``), in the low two bits; the bits above are
     /// the registration's.
     let kindBits: UInt8
@@ -66,6 +68,14 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     @inline(__always)
     final var leafWord: LeafWord {
         LeafWord(bits: leaf.load(ordering: .relaxed))
+    }
+
+    /// The ticket of the newest evaluation applied: written under `StripedLocks.lock(for: self)`, and
+    /// read under it; atomic so that a re-evaluation can also read it, as a hint, before taking the lock
+    /// (``AccessTracker/expect(dependenciesOf:)``).
+    final var appliedTicket: UInt16 {
+        get { appliedTicketWord.load(ordering: .relaxed) }
+        set { appliedTicketWord.store(newValue, ordering: .relaxed) }
     }
 
     /// Enters the gate unless cancelled: a callback may then run until `leave()`.
@@ -182,9 +192,6 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
 
     /// Marks it as one that reads a link that may be weak (an `@ObservedWeak` property, custom storage).
     func noteReadsWeakLink() { subclassOverrides() }
-
-    /// The ticket of the newest evaluation applied.
-    var appliedTicket: UInt16 { subclassOverrides() }
 
     /// Copies the dependencies into the first elements of `expected` and the applied ticket into
     /// `since`, and returns how many there are, when each is an `@Observed` slot; else returns 0.

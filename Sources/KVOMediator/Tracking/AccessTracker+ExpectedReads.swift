@@ -33,6 +33,7 @@ extension AccessTracker {
     /// check, as they check a copy (`applySameReads`, `recordListed`). (Nor is it checked whether the
     /// registration is closed, ``RegistrationState/isClosed``: one cancelled meanwhile is found closed by
     /// those steps, and delivers nothing.)
+    @inline(__always)
     func expect(dependenciesOf registration: SlotObserver) -> Bool {
         if let remembered, remembered.registration == ObjectIdentifier(registration),
             remembered.ticket == registration.appliedTicket

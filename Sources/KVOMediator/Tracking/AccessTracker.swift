@@ -1,35 +1,14 @@
 import Synchronization
 
-extension [Access] {
-    /// Whether one of the reads is of `slot` of the registrar at `registrar` (compared in place: a copy
-    /// of a read retains its references).
-    @inline(__always)
-    func contains(registrar: ObjectIdentifier, slot: SlotKey) -> Bool {
-        for index in indices
-        where ObjectIdentifier(self[index].registrar) == registrar && sameSlot(self[index].slot, slot) {
-            return true
-        }
-        return false
-    }
-
-    /// Whether one of the reads is of a slot of the registrar at `registrar`.
-    @inline(__always)
-    func contains(registrar: ObjectIdentifier) -> Bool {
-        for index in indices where ObjectIdentifier(self[index].registrar) == registrar {
-            return true
-        }
-        return false
-    }
-}
-
 /// Collects the observable reads made while a key path is evaluated.
 ///
 /// With a registration attached, each new read subscribes it at once, before the getter returns its
 /// value: a change that lands after the read is then always announced, never lost in between.
 ///
 /// A tracker is used by the one thread that evaluates with it (its ``GuardedFields`` rule), so its
-/// state is not checked for overlapping accesses at run time: two checks per read otherwise.
-final class AccessTracker: GuardedFields<AccessTracker.Fields> {
+/// state (`fields`) is not checked for overlapping accesses at run time: two checks per read otherwise.
+/// Getters report to it as a ``ReadRecorder``.
+final class AccessTracker: ReadRecorder {
     struct Fields {
         var accesses: [Access] = []
         var registration: Unretained<SlotObserver>?
@@ -45,18 +24,21 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     }
 
     var accesses: [Access] {
-        @inline(__always) _read { yield guarded.accesses }
-        @inline(__always) _modify { yield &guarded.accesses }
+        @inline(__always) _read { yield fields.guarded.accesses }
+        @inline(__always) _modify { yield &fields.guarded.accesses }
     }
     /// Unretained: a registration evaluates with a tracker inside one of its own methods, and recycles
     /// it before returning (``reused(subscribing:)``), so it outlives its tracker's use of it.
     var registration: Unretained<SlotObserver>? {
-        @inline(__always) _read { yield guarded.registration }
-        @inline(__always) _modify { yield &guarded.registration }
+        @inline(__always) _read { yield fields.guarded.registration }
+        @inline(__always) _modify { yield &fields.guarded.registration }
     }
 
+    /// The tracker's state, in an object of its own (this class's base is the getters' ``ReadRecorder``).
+    private let fields = GuardedFields(guarded: Fields())
+
     init(subscribing registration: SlotObserver?) {
-        super.init(guarded: Fields())
+        super.init()
         self.registration = registration.map { Unretained($0) }
         // Room for a chain of a few links at once, rather than growing 1, 2, 4 (a copy each).
         accesses.reserveCapacity(4)
@@ -64,35 +46,35 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
 
     /// How many reads were reported, repeated ones included.
     var readCount: Int {
-        @inline(__always) _read { yield guarded.readCount }
-        @inline(__always) _modify { yield &guarded.readCount }
+        @inline(__always) _read { yield fields.guarded.readCount }
+        @inline(__always) _modify { yield &fields.guarded.readCount }
     }
     /// A re-evaluation's expected reads (`AccessTracker+ExpectedReads`): the registration's dependencies
     /// when it began, each an `@Observed` slot, as its registrar's address and its field; the first
     /// `expectedCount` are this evaluation's (the array keeps its elements, rewritten in place).
     var expected: [(registrar: ObjectIdentifier, field: Int)] {
-        @inline(__always) _read { yield guarded.expected }
-        @inline(__always) _modify { yield &guarded.expected }
+        @inline(__always) _read { yield fields.guarded.expected }
+        @inline(__always) _modify { yield &fields.guarded.expected }
     }
     var expectedCount: Int {
-        @inline(__always) _read { yield guarded.expectedCount }
-        @inline(__always) _modify { yield &guarded.expectedCount }
+        @inline(__always) _read { yield fields.guarded.expectedCount }
+        @inline(__always) _modify { yield &fields.guarded.expectedCount }
     }
     /// The registration's applied ticket when `expected` was copied (or remembered).
     var expectedSince: UInt16 {
-        @inline(__always) _read { yield guarded.expectedSince }
-        @inline(__always) _modify { yield &guarded.expectedSince }
+        @inline(__always) _read { yield fields.guarded.expectedSince }
+        @inline(__always) _modify { yield &fields.guarded.expectedSince }
     }
     /// The registration (its address) whose dependencies the first `count` of `expected` still are, as
     /// of its applied ticket `ticket` (see `expect(dependenciesOf:)`); nil once `expected` is rewritten.
     var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)? {
-        @inline(__always) _read { yield guarded.remembered }
-        @inline(__always) _modify { yield &guarded.remembered }
+        @inline(__always) _read { yield fields.guarded.remembered }
+        @inline(__always) _modify { yield &fields.guarded.remembered }
     }
     /// How the reads compare with `expected` so far (see ``Matching``).
     var matching: Matching {
-        @inline(__always) _read { yield guarded.matching }
-        @inline(__always) _modify { yield &guarded.matching }
+        @inline(__always) _read { yield fields.guarded.matching }
+        @inline(__always) _modify { yield &fields.guarded.matching }
     }
 
     /// How an evaluation's reads compare with the reads expected of it (`AccessTracker+ExpectedReads`):
@@ -126,20 +108,63 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     /// that a re-evaluation's reads do not ask again. Per tracker, so that a read looks them up with no
     /// lock; a newly found one replaces the oldest. None are kept with caches off (``CacheSwitch``).
     var undeclaredFields: [(type: ObjectIdentifier, field: Int)] {
-        @inline(__always) _read { yield guarded.undeclaredFields }
-        @inline(__always) _modify { yield &guarded.undeclaredFields }
+        @inline(__always) _read { yield fields.guarded.undeclaredFields }
+        @inline(__always) _modify { yield &fields.guarded.undeclaredFields }
     }
     var nextUndeclared: Int {
-        @inline(__always) _read { yield guarded.nextUndeclared }
-        @inline(__always) _modify { yield &guarded.nextUndeclared }
+        @inline(__always) _read { yield fields.guarded.nextUndeclared }
+        @inline(__always) _modify { yield &fields.guarded.nextUndeclared }
     }
     static let undeclaredFieldsKept = 8
     static let remembersUndeclaredFields = CacheSwitch.cachesAreOn
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
     private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] {
-        @inline(__always) _read { yield guarded.declaredReads }
-        @inline(__always) _modify { yield &guarded.declaredReads }
+        @inline(__always) _read { yield fields.guarded.declaredReads }
+        @inline(__always) _modify { yield &fields.guarded.declaredReads }
+    }
+
+    // MARK: Reads, as the getters report them (``ReadRecorder``)
+
+    override func readField<Object: KeyValueObservable>(
+        _ field: Int,
+        of object: Object,
+        on registrar: KVORegistrar,
+        wrapped: () -> AnyKeyPath
+    ) {
+        // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
+        switch expectedRead(of: registrar, field: field) {
+        case .first: return readDeclared(affecting: wrapped, field: field, of: object)
+        case .again: return
+        case .unexpected: break
+        }
+        registrar.verifyStored(in: object)
+        let keyPath = wrapped()
+        let access = Access(registrar: registrar, slot: .field(field), wrapped: keyPath, objectType: type(of: object))
+        if record(access) { readDeclared(affecting: { keyPath }, field: field, of: object) }
+    }
+
+    override func readCustomStorage<Object: KeyValueObservable>(
+        _ keyPath: AnyKeyPath,
+        of object: Object,
+        on registrar: KVORegistrar
+    ) {
+        // (Custom storage may hold its value weakly, as a protocol-typed delegate's does.)
+        noteWeakLinkRead()
+        registrar.verifyStored(in: object)
+        let access = Access(registrar: registrar, slot: .keyPath(keyPath), objectType: type(of: object))
+        if record(access) { readDeclared(affecting: keyPath, of: object) }
+    }
+
+    override func readField(_ field: Int, named object: AnyObject, on registrar: KVORegistrar) {
+        if expectedRead(of: registrar, field: field) != .unexpected { return }
+        registrar.verifyStored(in: object)
+        record(Access(registrar: registrar, slot: .field(field), objectType: type(of: object)))
+    }
+
+    /// Marks this tracker's registration, if any, as one that reads a link that may be weak.
+    override func noteWeakLinkRead() {
+        registration?.with { $0.noteReadsWeakLink() }
     }
 
     /// Records a read; true if it was not recorded before.
@@ -147,6 +172,7 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
     /// The reads are compared in place and `access` is moved into the list: copying an `Access` retains
     /// its three references (a re-evaluation's reads spent about 300 instructions a read doing that).
     @discardableResult
+    @inline(__always)
     func record(_ access: __owned Access) -> Bool {
         readCount &+= 1
         for index in accesses.indices
@@ -262,45 +288,4 @@ final class AccessTracker: GuardedFields<AccessTracker.Fields> {
         readCount = 0
         matching = .matched(0)
     }
-
-    /// Evaluates `body` with this tracker installed on the current thread, restoring the previous one after.
-    func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        // (The thread's key holds its context: used with no reference counting.)
-        // (Installed unretained: this method's `self` keeps it alive while it is installed.)
-        SwiftRuntime.addTrackers(1)
-        defer { SwiftRuntime.addTrackers(-1) }
-        return try ThreadContext.withTracker(self, body)
-    }
-}
-
-extension AccessTracker {
-    /// The observable reads that evaluating `keyPath` on `object` makes, with nothing subscribed.
-    static func probe<Root>(_ keyPath: PartialKeyPath<Root>, on object: Root) -> [Access] {
-        let tracker = AccessTracker(subscribing: nil)
-        _ = tracker.run { object[keyPath: keyPath] }
-        return tracker.accesses
-    }
-}
-
-extension AccessTracker {
-    /// Marks the registration evaluating on this thread, if any, as one that reads an `@ObservedWeak`
-    /// property (`SlotObserver.readsWeakLink`).
-    static func noteWeakLinkRead() {
-        ThreadContext.withCurrentTracker(as: AccessTracker.self) { $0.noteWeakLinkRead() }
-    }
-
-    /// Marks this tracker's registration, if any, as one that reads a link that may be weak.
-    func noteWeakLinkRead() {
-        registration?.with { $0.noteReadsWeakLink() }
-    }
-}
-
-/// Runs `body` as one of the library's own reads (an `.initial` value, an old value, a leaf check): no
-/// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
-/// observing inside `withObservationTracking` adds nothing to what that closure depends on.
-func untracked<Result>(_ body: () -> Result) -> Result {
-    SwiftRuntime.addLibraryReads(1)
-    defer { SwiftRuntime.addLibraryReads(-1) }
-    guard ThreadContext.isTracking else { return body() }
-    return ThreadContext.withTracker(nil, body)
 }

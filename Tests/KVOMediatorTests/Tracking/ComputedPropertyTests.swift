@@ -137,7 +137,7 @@ import Testing
         let older = info.nextTicket()
         let newer = info.nextTicket()
         info.prune(keeping: [], ticket: older)  // the older evaluation read nothing of `name`
-        info.prune(keeping: AccessTracker.probe(\Person.name, on: person), ticket: newer)
+        info.prune(keeping: ReadProbe.reads(of: \Person.name, on: person), ticket: newer)
         person.name = "Grace"
         #expect(counter.count == 1)
         info.prune(keeping: [], ticket: older)  // older than what was applied: ignored

@@ -75,7 +75,7 @@ import Testing
     @Test func aStringKeyPathReportsReadsOfExactlyItsComponents() throws {
         // Tracked reads of `[kvoKeyPath:]` are exactly its components, in order.
         let person = Person()
-        let reads = AccessTracker.probe(\Person.[kvoKeyPath: "address.city"], on: person)
+        let reads = ReadProbe.reads(of: \Person.[kvoKeyPath: "address.city"], on: person)
         let names = reads.map { access -> String in
             guard case .field(let offset) = access.slot, let type = access.objectType else { return "?" }
             return ObservedFields.name(at: offset, in: type) ?? "?"

@@ -61,5 +61,5 @@ func computedName(reading reads: [NamedRead]) -> String {
 /// The dotted property names a typed key path follows on `object` (found by evaluating it once): nil
 /// when it is not a chain of `@Observed` properties, or a link is nil now.
 func namePath<Object: KeyValueObservable>(of keyPath: PartialKeyPath<Object>, on object: Object) -> String? {
-    chainName(of: keyPath, reads: namedReads(AccessTracker.probe(keyPath, on: object)))
+    chainName(of: keyPath, reads: namedReads(ReadProbe.reads(of: keyPath, on: object)))
 }
