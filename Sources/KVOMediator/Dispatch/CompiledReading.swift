@@ -27,7 +27,9 @@ extension TypedKVOInfo {
     func read(_ object: Object) -> Value {
         switch readerKind {
         case .typed:
-            if let reading = extras?.reading { return Self.read(object, by: reading) }
+            if let reading = extrasReference.withInstance({ $0.reading }) ?? nil {
+                return Self.read(object, by: reading)
+            }
             return object[keyPath: KnownClass.cast(keyPath, to: KeyPath<Object, Value>.self)]
         case .partial: return object[keyPath: KnownClass.cast(keyPath, to: PartialKeyPath<Object>.self)] as! Value
         case .flattening:

@@ -2,7 +2,7 @@
 extension KVOInfo {
     /// What few registrations need, kept out of the registration itself. Every field is in `guarded`
     /// (a subclass's own fields would be found through its generic base's metadata on each access).
-    final class Extras: GuardedFields<Extras.Fields> {
+    final class Extras: GuardedFields<Extras.Fields>, @unchecked Sendable {  // see each field
         struct Fields {
             var stringKeyPath: String?
             var onObjectDeinit: (() -> Void)?
@@ -13,6 +13,8 @@ extension KVOInfo {
             let keepsValue: Bool
             /// The value kept, under the striped lock.
             var lastValue = LastValue()
+            /// The name this registration found itself (see `KVOInfo+Names`), under the striped lock.
+            var learntName: LearntName?
         }
 
         init(keepsValue: Bool = false) {
@@ -38,11 +40,15 @@ extension KVOInfo {
             @inline(__always) _read { yield guarded.lastValue }
             @inline(__always) _modify { yield &guarded.lastValue }
         }
+        var learntName: LearntName? {
+            @inline(__always) _read { yield guarded.learntName }
+            @inline(__always) _modify { yield &guarded.learntName }
+        }
     }
 
     /// The string key path this registration was made with, if any (set before it starts).
     final var stringKeyPath: String? {
-        get { extras?.stringKeyPath }
+        get { extrasReference.withInstance { $0.stringKeyPath } ?? nil }
         set {
             guard let newValue else { return }
             extras(creating: true)?.stringKeyPath = newValue
@@ -51,15 +57,35 @@ extension KVOInfo {
 
     /// Called when the observed object deinitialises (set before it starts); released once idle.
     final var onObjectDeinit: (() -> Void)? {
-        get { extras?.onObjectDeinit }
+        get { extrasReference.withInstance { $0.onObjectDeinit } ?? nil }
         set {
             guard let newValue else { return }
             extras(creating: true)?.onObjectDeinit = newValue
         }
     }
 
+    /// What few registrations need, if stored.
+    @inline(__always)
+    final var extras: Extras? {
+        extrasReference.load()
+    }
+
+    /// What few registrations need, if stored, unretained: the registration holds it until it
+    /// deinitialises.
+    @inline(__always)
+    final var unretainedExtras: Unretained<Extras>? {
+        extrasReference.withInstance { Unretained($0) }
+    }
+
+    /// The registration's `Extras`, stored now if none is and `creating`.
     func extras(creating: Bool) -> Extras? {
-        if extras == nil, creating { extras = Extras() }
-        return extras
+        if let extras = extrasReference.load() { return extras }
+        return creating ? extrasReference.storeIfNil(Extras()) : nil
+    }
+
+    /// The registration's `Extras`, stored now if none is, unretained (see `unretainedExtras`).
+    func unretainedExtrasCreating() -> Unretained<Extras> {
+        if let extras = unretainedExtras { return extras }
+        return Unretained(extrasReference.storeIfNil(Extras()))
     }
 }

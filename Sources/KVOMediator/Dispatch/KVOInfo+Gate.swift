@@ -101,8 +101,13 @@ extension KVOInfo {
         owner?.unpin()
         let released = box
         box = nil
-        let onObjectDeinit = extras?.onObjectDeinit
-        extras?.onObjectDeinit = nil
+        var onObjectDeinit: (() -> Void)?
+        if let extras = unretainedExtras {
+            extras.with { extras in
+                onObjectDeinit = extras.onObjectDeinit
+                extras.onObjectDeinit = nil
+            }
+        }
         // Last: releasing the callbacks may run any deinit, which must not find this half done.
         withExtendedLifetime(onObjectDeinit) { released?.release() }
     }

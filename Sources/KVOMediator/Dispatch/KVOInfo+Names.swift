@@ -56,16 +56,18 @@ extension KVOInfo {
 
     /// The name this registration found itself (`namePath`, `learnNameBeforeEnding`), if any.
     private var learntName: LearntName? {
-        StripedLocks.lock(for: self).withLock { learntNameStorage }
+        StripedLocks.lock(for: self).withLock { extrasReference.withInstance { $0.learntName } ?? nil }
     }
 
     /// Keeps `name` (as `learnt`, if given, else a new one); a chain's name is not replaced by a computed
     /// one, and the same name is not kept again.
     private func learn(_ name: String, isChain: Bool, as learnt: LearntName? = nil) {
         let replaced: LearntName? = StripedLocks.lock(for: self).withLock {
-            if let current = learntNameStorage, current.isChain && !isChain || current.name == name { return nil }
-            defer { learntNameStorage = learnt ?? LearntName(name: name, isChain: isChain) }
-            return learntNameStorage
+            unretainedExtrasCreating().with { extras in
+                if let current = extras.learntName, current.isChain && !isChain || current.name == name { return nil }
+                defer { extras.learntName = learnt ?? LearntName(name: name, isChain: isChain) }
+                return extras.learntName
+            }
         }
         _ = replaced  // released here, outside the lock
     }
@@ -78,7 +80,7 @@ enum ChainNames {
     static let table = KeyPathTable<LearntName>(capacity: 256)
 }
 
-/// A name a registration found itself (``KVOInfo/learntNameStorage``): a chain's, or one computed from
+/// A name a registration found itself (kept in its ``KVOInfo/Extras``): a chain's, or one computed from
 /// what it read.
 final class LearntName: Sendable {
     let name: String

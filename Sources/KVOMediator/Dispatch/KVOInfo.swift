@@ -32,8 +32,9 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// object is (see `ObjectPin`: a weak reference would give every controller a side table, and
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
     let owner: ObjectPin<AnyObject>?
-    /// What few registrations need (see `Extras`); nil for most.
-    @exclusivity(unchecked) var extras: Extras?
+    /// What few registrations need (see `Extras`); none for most. Stored once, from any thread: a name
+    /// learnt late stores one under the striped lock while other threads read it (`extras`).
+    let extrasReference = OnceReference<Extras>()
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
     /// cannot be released) calls it with no reference counting; released once cancelled and idle.
     @exclusivity(unchecked) var box: Unretained<_DeliveryBox>?
@@ -50,9 +51,6 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     #endif
     /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
     let madeRecord = Atomic<Bool>(false)
-    /// The name this registration found itself (see `KVOInfo+Names`), boxed: one word in every registration
-    /// for what few keep. Guarded by `StripedLocks.lock(for: self)`.
-    @exclusivity(unchecked) var learntNameStorage: LearntName?
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(

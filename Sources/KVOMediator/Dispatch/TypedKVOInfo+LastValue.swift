@@ -7,21 +7,21 @@ extension TypedKVOInfo {
     }
 
     /// A copy of the value `last` keeps, taken under the striped lock; nil before the first evaluation.
-    func keptValue(_ last: Extras) -> Value? {
+    func keptValue(_ last: Unretained<Extras>) -> Value? {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
         defer { lock.unlock() }
-        return last.lastValue.value(as: Value.self)
+        return last.with { $0.lastValue.value(as: Value.self) }
     }
 
     /// The registration's `Extras`, if it keeps its last value there.
-    var lastValue: Extras? {
-        guard let extras, extras.keepsValue else { return nil }
+    var lastValue: Unretained<Extras>? {
+        guard let extras = unretainedExtras, extras.with({ $0.keepsValue }) else { return nil }
         return extras
     }
 
     /// The registration's `LastValue`, while its last evaluation found no chain (see `LastValue`).
-    var usableLastValue: Extras? {
+    var usableLastValue: Unretained<Extras>? {
         foundNoChain ? lastValue : nil
     }
 
@@ -30,7 +30,7 @@ extension TypedKVOInfo {
     /// may be nested in another change of this registration's inputs that is made but not yet evaluated
     /// (the kept value is then from before both). There the old value is read before the change, as for
     /// a value not kept, so that `.prior` (which keeps no value) changes no old value.
-    var lastValueBeforeThisChange: Extras? {
+    var lastValueBeforeThisChange: Unretained<Extras>? {
         guard let last = usableLastValue, !ThreadContext.mayBeNestedInAChange else { return nil }
         return last
     }

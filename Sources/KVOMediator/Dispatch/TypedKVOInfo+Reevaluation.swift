@@ -11,7 +11,7 @@ extension TypedKVOInfo {
 
     /// `reevaluate(old:)` with the object loaded. The new value replaces the one `last` keeps (when this
     /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
-    func reevaluate(_ object: Object, old: ValueAddress?, keeping last: Extras?, oldIsKept: Bool) {
+    func reevaluate(_ object: Object, old: ValueAddress?, keeping last: Unretained<Extras>?, oldIsKept: Bool) {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
@@ -70,14 +70,16 @@ extension TypedKVOInfo {
     /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`
     /// in its place when the evaluation was `applied` (the newest).
     private func exchange(
-        _ last: Extras?,
+        _ last: Unretained<Extras>?,
         applied: Bool,
         newValue: Value,
         kept: inout Value,
         isKept: inout Bool
     ) {
         guard let last else { return }
-        if last.lastValue.copy(into: &kept) { isKept = true }
-        if applied { last.lastValue.keep(newValue) }
+        last.with { last in
+            if last.lastValue.copy(into: &kept) { isKept = true }
+            if applied { last.lastValue.keep(newValue) }
+        }
     }
 }

@@ -60,7 +60,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             // (Stored in place: a method call on `self` here retains it.)
             leaf.store(LeafWord.directField(field).bits, ordering: .relaxed)
         } else if Self.keepsLastValue(options: options) {
-            extras = Extras(keepsValue: true)
+            _ = extrasReference.storeIfNil(Extras(keepsValue: true))
         }
         self.onObjectDeinit = onObjectDeinit
     }
@@ -122,7 +122,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let leafKey = leafKey(of: accesses)
         prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
             guard applied, let last else { return }
-            last.lastValue.keep(value)
+            last.with { $0.lastValue.keep(value) }
         }
         // A chain whole when it starts keeps its name for its records once a link is nil, or it ended.
         if accesses.count > 1, leafKey.isSlot { learnChainName(from: accesses) }

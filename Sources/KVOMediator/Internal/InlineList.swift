@@ -2,9 +2,11 @@
 /// and most observed objects one registration, and then no array is allocated at all.
 struct InlineList<Element>: RandomAccessCollection {
     // Invariant: `first` is nil only when the list is empty, and `rest` is nil or not empty.
-    private var first: Element?
+    // (`rest` first: an element whose size is not a multiple of 8, a dependency's 17 bytes, then ends the
+    // list with no padding before the array.)
     /// The elements after the first; nil rather than empty, so that copying a list of one touches no array.
     private var rest: [Element]?
+    private var first: Element?
 
     init() {}
 
