@@ -1,5 +1,5 @@
 /// How a registration names itself for its records (``KVOChange/keyPathName``): from its string key path,
-/// its declared name, the chain it follows, or what it reads (`Tracking/KeyPathNames.swift`).
+/// its declared name, the chain it follows, or what it reads (`Observable/KeyPathNames.swift`).
 extension KVOInfo {
     /// The dotted property names this registration follows now (its string key path, or its typed key
     /// path's when that is a chain of `@Observed` properties whose every link is there): what lets the
