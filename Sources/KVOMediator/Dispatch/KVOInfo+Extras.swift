@@ -1,45 +1,36 @@
 /// What few registrations need, kept out of the registration itself (``KVOInfo/extras``).
 extension KVOInfo {
-    /// What few registrations need, kept out of the registration itself. Every field is in `guarded`
-    /// (a subclass's own fields would be found through its generic base's metadata on each access).
-    final class Extras: GuardedFields<Extras.Fields>, @unchecked Sendable {  // see each field
-        struct Fields {
-            var stringKeyPath: String?
-            var onObjectDeinit: (() -> Void)?
-            /// The key path's reading compiled where it was written (see `_KeyPathReading`), for a
-            /// registration that evaluates its key path; set in the registration's init.
-            var reading: _KeyPathReading?
-            /// Whether the registration keeps its last value here (`lastValue`).
-            let keepsValue: Bool
-            /// The value kept, under the striped lock.
+    /// What few registrations need, kept out of the registration itself. What the striped lock guards
+    /// (the last value, a learnt name) is its ``GuardedFields`` value; the rest is set before the
+    /// registration starts (or, `onObjectDeinit`, released once idle) and read with no lock.
+    final class Extras: GuardedFields<Extras.Guarded>, @unchecked Sendable {  // see each field
+        /// Under the striped lock.
+        struct Guarded {
+            /// The value a registration that keeps its last value keeps (``LastValue``).
             var lastValue = LastValue()
-            /// The name this registration found itself (see `KVOInfo+Names`), under the striped lock.
+            /// The name this registration found itself (see `KVOInfo+Names`).
             var learntName: LearntName?
         }
 
+        var stringKeyPath: String?
+        var onObjectDeinit: (() -> Void)?
+        /// The key path's reading compiled where it was written (see `_KeyPathReading`), for a registration
+        /// that evaluates its key path; set in the registration's init.
+        var reading: _KeyPathReading?
+        /// Whether the registration keeps its last value here (`lastValue`).
+        let keepsValue: Bool
+
         init(keepsValue: Bool = false) {
-            super.init(guarded: Fields(keepsValue: keepsValue))
+            self.keepsValue = keepsValue
+            super.init(guarded: Guarded())
         }
 
-        var stringKeyPath: String? {
-            @inline(__always) _read { yield guarded.stringKeyPath }
-            @inline(__always) _modify { yield &guarded.stringKeyPath }
-        }
-        var onObjectDeinit: (() -> Void)? {
-            @inline(__always) _read { yield guarded.onObjectDeinit }
-            @inline(__always) _modify { yield &guarded.onObjectDeinit }
-        }
-        var reading: _KeyPathReading? {
-            @inline(__always) _read { yield guarded.reading }
-            @inline(__always) _modify { yield &guarded.reading }
-        }
-        var keepsValue: Bool {
-            @inline(__always) get { guarded.keepsValue }
-        }
+        /// The value kept, under the striped lock.
         var lastValue: LastValue {
             @inline(__always) _read { yield guarded.lastValue }
             @inline(__always) _modify { yield &guarded.lastValue }
         }
+        /// The name learnt, under the striped lock.
         var learntName: LearntName? {
             @inline(__always) _read { yield guarded.learntName }
             @inline(__always) _modify { yield &guarded.learntName }

@@ -297,7 +297,10 @@ final class LockProtected<State>: @unchecked Sendable {  // `state` is reached o
 
 /// The base of an internal class whose mutable fields are one value, `guarded`, that only one thread
 /// reaches at a time by the owner's own rule: a lock it holds for every access (a registration's striped
-/// lock), or a thread that alone uses the object (an evaluation's tracker).
+/// lock), or a thread that alone uses the object (an evaluation's tracker). The rule covers the whole
+/// value: an access to one of its fields is an access to `guarded` (ThreadSanitizer reports two
+/// threads' accesses to two of its fields as a race), so a field read by another rule (set before
+/// the object is shared, read with no lock) is a stored property of the subclass instead.
 ///
 /// Why `@exclusivity(unchecked)` is sound here: the run-time check it turns off catches, on one thread,
 /// an access to `guarded` while a modification of it is still in progress (threads it does not see:
