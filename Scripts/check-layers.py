@@ -71,19 +71,18 @@ def main():
     listed = set()
     if os.path.exists(EXCEPTIONS):
         listed = {line.strip() for line in open(EXCEPTIONS) if line.strip() and not line.startswith('#')}
+    upward_references = sorted(entry for entry in found if entry.startswith('up '))
+    found -= set(upward_references)
+    listed = {entry for entry in listed if not entry.startswith('up ')}
     if sys.argv[1:] in (['--update'], ['--update', '--allow-new']):
         # After removing an exception: rewrites the list as it is now, header kept. Adding one takes
         # --allow-new, for a change of the check itself or a new home for an unsafe idea (Internal/).
-        found = {entry for entry in found if not entry.startswith('up ')}
         if found - listed and '--allow-new' not in sys.argv:
             sys.exit('check-layers: --update only removes lines; new: ' + ', '.join(sorted(found - listed)))
         header = [line for line in open(EXCEPTIONS) if line.startswith('#')] if os.path.exists(EXCEPTIONS) else []
         with open(EXCEPTIONS, 'w') as out:
             out.writelines(header + [entry + '\n' for entry in sorted(found)])
         listed = found
-    upward_references = sorted(entry for entry in found if entry.startswith('up '))
-    found -= set(upward_references)
-    listed = {entry for entry in listed if not entry.startswith('up ')}
     new, gone = sorted(found - listed), sorted(listed - found)
     unsafe_files = len(found)
     upward = collections.Counter(entry.split()[1].split('/')[0] for entry in upward_references)

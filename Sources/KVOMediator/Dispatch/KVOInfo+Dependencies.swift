@@ -65,7 +65,7 @@ extension KVOInfo {
         for registrar in held { registrar.release() }
     }
 
-    /// The leaf (see ``KVOInfo/leaf``) of an evaluation that read `accesses`: its last read, when the
+    /// The leaf (see ``SlotObserver/leaf``) of an evaluation that read `accesses`: its last read, when the
     /// key path is a chain of `@Observed` properties whose every link was there.
     ///
     /// Whether it is a chain depends on which properties it read and on the key path's own components,
@@ -73,7 +73,7 @@ extension KVOInfo {
     /// by chance: an empty string uppercased), so it is worked out once per key path and properties read
     /// (``ChainShapeCache``): see ``readsChain(_:)``.
     ///
-    /// A shape whose types show it is no chain is remembered in ``KVOInfo/leaf`` itself
+    /// A shape whose types show it is no chain is remembered in ``SlotObserver/leaf`` itself
     /// (``LeafWord/noChain(shape:)``): a computed property's next evaluation, reading the same, then answers at
     /// once (the shared cache's lock and lookup cost about 300 instructions).
     final func leafKey(of accesses: [Access]) -> LeafWord {
@@ -91,7 +91,7 @@ extension KVOInfo {
         return readsChain(accesses) ? .none : noChain
     }
 
-    /// Whether the last evaluation found no chain (``KVOInfo/leaf`` holds a ``LeafWord/noChain(shape:)``).
+    /// Whether the last evaluation found no chain (``SlotObserver/leaf`` holds a ``LeafWord/noChain(shape:)``).
     final var foundNoChain: Bool {
         leafWord.isNoChain
     }

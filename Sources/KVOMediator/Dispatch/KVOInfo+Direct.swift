@@ -1,5 +1,5 @@
 /// Delivering from a setter's own values: to a direct registration, and to a chain whose leaf
-/// (``KVOInfo/leaf``) was set. The values go by address with their type, and the record is built by
+/// (``SlotObserver/leaf``) was set. The values go by address with their type, and the record is built by
 /// the box's function, where the types are concrete.
 extension KVOInfo {
     /// The object a record of a set of `changed` goes with: `changed` itself for a direct registration,

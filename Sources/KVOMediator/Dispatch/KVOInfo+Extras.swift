@@ -1,4 +1,4 @@
-/// What few registrations need, kept out of the registration itself (``KVOInfo/extras``).
+/// What few registrations need, kept out of the registration itself (``KVOInfo/extrasReference``).
 extension KVOInfo {
     /// What few registrations need, kept out of the registration itself. What the striped lock guards
     /// (the last value, a learnt name) is its ``GuardedFields`` value; the rest is set before the
@@ -53,12 +53,6 @@ extension KVOInfo {
             guard let newValue else { return }
             extras(creating: true)?.onObjectDeinit = newValue
         }
-    }
-
-    /// What few registrations need, if stored.
-    @inline(__always)
-    final var extras: Extras? {
-        extrasReference.load()
     }
 
     /// What few registrations need, if stored, unretained: the registration holds it until it

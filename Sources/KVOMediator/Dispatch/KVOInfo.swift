@@ -33,7 +33,8 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// then each retain and release of it takes the slow path). Loaded only inside the gate.
     let owner: ObjectPin<AnyObject>?
     /// What few registrations need (see `Extras`); none for most. Stored once, from any thread: a name
-    /// learnt late stores one under the striped lock while other threads read it (`extras`).
+    /// learnt late stores one under the striped lock while other threads read it (`unretainedExtras`,
+    /// `extras(creating:)`).
     let extrasReference = OnceReference<Extras>()
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
     /// cannot be released) calls it with no reference counting; released once cancelled and idle.

@@ -37,7 +37,7 @@ extension TypedKVOInfo {
 
     /// Delivers a set of one of this chain's links (not its leaf) by following the new link, and returns
     /// true; or returns false, having done nothing, when this path does not apply. See above.
-    /// `leafKey` is the registration's leaf (``KVOInfo/leaf``) as read now: the tail is followed only if it
+    /// `leafKey` is the registration's leaf (``SlotObserver/leaf``) as read now: the tail is followed only if it
     /// is still the slot the dependencies end at.
     func changeThroughLink(_ link: LinkChange, leafKey: LeafWord, store: () -> Void) -> Bool {
         // A typed key path; a prior record wants the old value before the set: the evaluation path sends it.

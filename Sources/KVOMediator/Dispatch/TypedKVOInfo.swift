@@ -54,8 +54,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             box: box
         )
         // A key path known to be one `@Observed` property is started as one (see `start`); any other that
-        // keeps its last value gets its `LastValue` now, before anything else is put in `extras` and
-        // before any other thread can see the registration.
+        // keeps its last value gets its `Extras` (with room for the `LastValue`) now, before anything
+        // else is stored in `extrasReference` and before any other thread can see the registration.
         if let field = directField {
             // (Stored in place: a method call on `self` here retains it.)
             leaf.store(LeafWord.directField(field).bits, ordering: .relaxed)

@@ -1,14 +1,16 @@
-// Addresses: the engine's raw memory, in four small types, each saying why it is sound. A stored field
+// Addresses: the engine's raw memory, in five small types, each saying why it is sound. A stored field
 // of an object (`FieldAddress`), an object held by nothing but its keeper (`ObjectAddress`), a value
 // lent by address for one call (`ValueAddress`), and room a value is moved through or kept in
-// (`ValueRoom`, `TrivialValueBytes`). The hot paths call these; nothing else does pointer arithmetic.
+// (`ValueRoom`, `TrivialValueBytes`). The hot paths call these for raw memory; what is left outside is
+// typed (a chain walk's stack buffer of `LinkStep`s).
 
 /// The address of a stored field of a class instance: the object's address plus the field's byte offset.
 ///
 /// Why it is sound: the offset is one the runtime reported for that field of the object's class (a
-/// key path's stored offset, or the class's field metadata, `ObservedFields`), and every caller holds
-/// a strong reference to the object for as long as it uses the address, so the memory is the field's
-/// and stays allocated. The type it is read as is the field's declared type, which the caller knows
+/// key path's stored offset, or the class's field metadata, `ObservedFields`), and every caller keeps
+/// the object alive for as long as it uses the address (a strong reference, or, for a chain's leaf
+/// reached through `ObjectAddress`, the links before it, held for the length of the set), so the memory
+/// is the field's and stays allocated. The type it is read as is the field's declared type, which the caller knows
 /// from the same source as the offset. The setters, the reads and sets by name and a chain's walk make
 /// their addresses here.
 @usableFromInline

@@ -30,8 +30,8 @@ import ObjectiveC
 ///   `TrivialValueBytes` (a computed property's last value, kept as words); and a storage's offset
 ///   from its key path (`_storageOffset`).
 /// - `KnownClass`: a reference, or a value, given back as the class or type its caller knows it is.
-/// - `InlineList` and `StripedLocks`: elements and locks held unmanaged, so that walking them does
-///   no reference counting.
+/// - `StripedLocks` (in `Lock.swift`): locks held unmanaged, so that taking one does no reference
+///   counting.
 /// - `ThreadContext`: the installed tracker held unmanaged, alive for as long as the method that
 ///   installed it runs; the context itself is found through a C thread-local variable of
 ///   `KVORuntimeShims` (a load, not a call).

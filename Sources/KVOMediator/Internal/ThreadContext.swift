@@ -14,7 +14,7 @@ import Darwin
 /// held as an object, which the layer that stores it gets back as its own type (`KnownClass`).
 final class ThreadContext {
     /// Receives the accesses that `@Observed` getters and `accessValue(for:)` report (an `AccessTracker`);
-    /// nil when not tracking. Unretained: only `AccessTracker.run` installs one, for the run of its own
+    /// nil when not tracking. Unretained: only `ReadRecorder.run` installs one (a tracker or a probe), for the run of its own
     /// method, and whoever takes it off puts it back within that run (a read then reports with no retain
     /// and release).
     @exclusivity(unchecked) private var installedTracker: Unmanaged<AnyObject>?

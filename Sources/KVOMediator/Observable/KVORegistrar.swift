@@ -255,7 +255,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             return store()
         }
         // The common case: one registration of exactly this property. It enters its gate under the
-        // lock, where the table still holds it; inside the gate it stays allocated (see `SlotObserver`),
+        // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
         // so it is used from here on with no reference counting and no copy of the table.
         if let single = state.unretainedOnlyInfo(at: index) {
             let strategy = single.with { $0.strategy(forField: field, of: self) }

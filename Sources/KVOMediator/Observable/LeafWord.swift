@@ -1,4 +1,4 @@
-/// What a registration's ``KVOInfo/leaf`` word holds: one of four things, in one atomic word, told apart
+/// What a registration's ``SlotObserver/leaf`` word holds: one of four things, in one atomic word, told apart
 /// by bits no other case uses.
 ///
 /// - ``none``: no leaf is known.

@@ -43,7 +43,13 @@ extension AccessTracker {
             return true
         }
         remembered = nil
-        expectedCount = registration.copyFieldDependencies(into: &expected, since: &expectedSince)
+        // (Through locals: both are fields of one guarded value, which one call must not modify twice.)
+        var reads = expected
+        var since = expectedSince
+        expected = []
+        expectedCount = registration.copyFieldDependencies(into: &reads, since: &since)
+        expected = reads
+        expectedSince = since
         return expectedCount > 0
     }
 
@@ -60,9 +66,13 @@ extension AccessTracker {
         guard let count = matching.matchedCount else { return }
         matching = .stopped
         guard count > 0, let registration else { return }
+        // (The reads are collected apart and appended after: `expected` is read during the call, and
+        // `accesses` is a field of the same guarded value.)
+        var listed: [Access] = []
         let recorded = registration.with { info in
-            info.recordListed(expected, count: count, since: expectedSince) { accesses.append($0) }
+            info.recordListed(expected, count: count, since: expectedSince) { listed.append($0) }
         }
+        for access in listed { accesses.append(access) }
         if !recorded { matching = .mustRecordAgain }
     }
 

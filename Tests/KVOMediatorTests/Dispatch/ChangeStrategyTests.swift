@@ -11,7 +11,7 @@ import Testing
         let set = LeafWord.slot(registrar, field: 16)
         let other = LeafWord.slot(registrar, field: 24)
         let noChain = LeafWord.noChain(shape: 7)
-        func choose(_ isDirect: Bool, _ leaf: LeafWord, _ kind: KVOInfo.ReaderKind) -> ChangeStrategy {
+        func choose(_ isDirect: Bool, _ leaf: LeafWord, _ kind: SlotObserver.ReaderKind) -> ChangeStrategy {
             ChangeStrategy.choose(isDirect: isDirect, leaf: leaf, set: set, readerKind: kind)
         }
         // Direct wins whatever else is known.
