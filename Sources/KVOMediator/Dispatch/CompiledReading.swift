@@ -71,7 +71,7 @@ extension TypedKVOInfo {
         let typed = KnownClass.cast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
         self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
         guard leafWord.directField == nil, Self.fitsReadingRoom else { return }
-        extras(creating: true)?.reading = reading
+        unretainedExtrasCreating().with { $0.reading = reading }
     }
 
     /// Whether a `Value` fits the room `read(_:by:)` reads it into.

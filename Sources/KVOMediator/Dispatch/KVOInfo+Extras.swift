@@ -42,7 +42,7 @@ extension KVOInfo {
         get { extrasReference.withInstance { $0.stringKeyPath } ?? nil }
         set {
             guard let newValue else { return }
-            extras(creating: true)?.stringKeyPath = newValue
+            unretainedExtrasCreating().with { $0.stringKeyPath = newValue }
         }
     }
 
@@ -51,7 +51,7 @@ extension KVOInfo {
         get { extrasReference.withInstance { $0.onObjectDeinit } ?? nil }
         set {
             guard let newValue else { return }
-            extras(creating: true)?.onObjectDeinit = newValue
+            unretainedExtrasCreating().with { $0.onObjectDeinit = newValue }
         }
     }
 
@@ -60,12 +60,6 @@ extension KVOInfo {
     @inline(__always)
     final var unretainedExtras: Unretained<Extras>? {
         extrasReference.withInstance { Unretained($0) }
-    }
-
-    /// The registration's `Extras`, stored now if none is and `creating`.
-    func extras(creating: Bool) -> Extras? {
-        if let extras = extrasReference.load() { return extras }
-        return creating ? extrasReference.storeIfNil(Extras()) : nil
     }
 
     /// The registration's `Extras`, stored now if none is, unretained (see `unretainedExtras`).

@@ -34,7 +34,7 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     let owner: ObjectPin<AnyObject>?
     /// What few registrations need (see `Extras`); none for most. Stored once, from any thread: a name
     /// learnt late stores one under the striped lock while other threads read it (`unretainedExtras`,
-    /// `extras(creating:)`).
+    /// `unretainedExtrasCreating()`).
     let extrasReference = OnceReference<Extras>()
     /// The callback (see `_DeliveryBox`), held unmanaged so that a delivery inside the gate (where it
     /// cannot be released) calls it with no reference counting; released once cancelled and idle.

@@ -36,7 +36,7 @@ struct LastValue {
     @inline(__always)
     func copy<Value>(into value: inout Value) -> Bool {
         guard isSet else { return false }
-        bytes.load(into: &value)
+        bytes.withValue(as: Value.self) { value = $0 }
         return true
     }
 
@@ -44,7 +44,7 @@ struct LastValue {
     @inline(__always)
     func value<Value>(as _: Value.Type) -> Value? {
         var value: Value?
-        if isSet { bytes.load(into: &value) }
+        if isSet { bytes.withValue(as: Value.self) { value = $0 } }
         return value
     }
 

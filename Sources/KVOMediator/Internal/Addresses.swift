@@ -230,22 +230,13 @@ struct TrivialValueBytes {
         _isPOD(Value.self) && MemoryLayout<Value>.size <= capacity && MemoryLayout<Value>.alignment <= 8
     }
 
-    /// Copies the value kept, stored as a `Value`, into `value`. (Into a variable, not returned: the
-    /// closures here then return nothing, and are specialised in code generic over `Value`.)
+    /// Calls `body` with the value kept, stored as a `Value`. (Given to a closure that returns nothing,
+    /// not returned: the closures here are then specialised in code generic over `Value`.)
     @inline(__always)
-    func load<Value>(into value: inout Value) {
+    func withValue<Value>(as _: Value.Type, _ body: (Value) -> Void) {
         assert(Self.fits(Value.self))
         withUnsafeBytes(of: words) {
-            value = $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee
-        }
-    }
-
-    /// `load(into:)` for an optional variable.
-    @inline(__always)
-    func load<Value>(into value: inout Value?) {
-        assert(Self.fits(Value.self))
-        withUnsafeBytes(of: words) {
-            value = $0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee
+            body($0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
         }
     }
 
