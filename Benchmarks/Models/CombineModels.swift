@@ -23,3 +23,7 @@ final class CombineSum: @unchecked Sendable {
     @Published var last = 0
     var sum: Int { first + last }
 }
+
+final class CombineList: @unchecked Sendable {
+    @Published var items: [Int] = []
+}

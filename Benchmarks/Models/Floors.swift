@@ -12,3 +12,8 @@ final class DidSetCounter {
         didSet { onChange?(oldValue, x) }
     }
 }
+
+/// A stored array: what an append costs with no observation machinery.
+final class PlainList {
+    var items: [Int] = []
+}

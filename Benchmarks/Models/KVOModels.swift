@@ -49,3 +49,9 @@ final class Watcher {
 final class ControllerBox {
     var controller: KVOController<Watcher>?
 }
+
+/// An observed array, for the collection proxy's rows.
+final class List: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var items: [Int] = []
+}

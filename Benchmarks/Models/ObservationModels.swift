@@ -23,3 +23,7 @@ import Observation
     var last = 0
     var sum: Int { first + last }
 }
+
+@Observable final class ObservationList: @unchecked Sendable {
+    var items: [Int] = []
+}

@@ -38,6 +38,14 @@ struct FieldAddress {
         raw.assumingMemoryBound(to: Field.self)
     }
 
+    /// Applies `body` to the field in place, as a `Field` (its declared type). The caller makes sure
+    /// that nothing else accesses the field meanwhile, as a setter's store would.
+    @inlinable
+    @inline(__always)
+    func mutate<Field, Result>(as type: Field.Type, _ body: (inout Field) throws -> Result) rethrows -> Result {
+        try body(&raw.assumingMemoryBound(to: Field.self).pointee)
+    }
+
     /// The field's bytes read as a `Field`, which need not be its declared type (a part of it, say).
     @inlinable
     @inline(__always)

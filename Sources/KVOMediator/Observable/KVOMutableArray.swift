@@ -22,8 +22,13 @@ extension KeyValueObservable {
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
     /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.
     ///
+    /// The proxy of an `@Observed` property mutates the array in place, as `Array`'s own methods do: an
+    /// append costs the same whatever the array's size. (For any other property, each mutation gets the
+    /// array, changes it and sets it back, which copies it.) Keep a proxy to mutate through it many times.
+    ///
     /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
     /// - Returns: The proxy; it holds the object strongly.
+    /// - Complexity: Making the proxy evaluates `keyPath` once.
     public func mutableArrayValue<Element>(
         for keyPath: ReferenceWritableKeyPath<Self, [Element]>
     ) -> KVOMutableArray<Self, Element> {
@@ -36,8 +41,20 @@ extension KeyValueObservable {
 /// Get one from ``KeyValueObservable/mutableArrayValue(for:)``. Indexes out of range are a
 /// programming error and trap, as they do on `Array`.
 public struct KVOMutableArray<Object: KeyValueObservable, Element> {
+    @usableFromInline
     let object: Object
+    @usableFromInline
     let keyPath: ReferenceWritableKeyPath<Object, [Element]>
+    /// Where the storage of the `@Observed` property that `keyPath` is lies in `object`, so that
+    /// mutations change the array in place; nil for any other key path (see ``ObservedStorageField``).
+    @usableFromInline
+    let storage: ObservedStorageField?
+
+    init(object: Object, keyPath: ReferenceWritableKeyPath<Object, [Element]>) {
+        self.object = object
+        self.keyPath = keyPath
+        storage = ObservedStorageField(of: keyPath, on: object)
+    }
 
     /// The current elements.
     public var elements: [Element] { object[keyPath: keyPath] }
@@ -52,7 +69,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     }
 
     /// Appends an element: an `.insertion` at `[count]`.
+    @inlinable
     public func append(_ element: Element) {
+        if _mutateUnannounced({ $0.append(element) }) { return }
+        _announcedAppend(element)
+    }
+
+    @usableFromInline
+    func _announcedAppend(_ element: Element) {
         insert([element], at: IndexSet(integer: count))
     }
 
@@ -105,6 +129,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         guard !indexes.isEmpty else { return }
         let current = elements
         precondition(indexes.last! < current.count, "KVOMutableArray.remove: index \(indexes.last!) is out of range")
+        // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let removed = indexes.map { current[$0] }
         mutate(.removal, at: indexes, removed: removed, inserted: nil) { array in
             for index in indexes.reversed() {
@@ -146,12 +171,23 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         guard !indexes.isEmpty else { return }
         let current = elements
         precondition(indexes.last! < current.count, "KVOMutableArray.replace: index \(indexes.last!) is out of range")
+        // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let replaced = indexes.map { current[$0] }
         mutate(.replacement, at: indexes, removed: replaced, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {
                 array[index] = element
             }
         }
+    }
+
+    /// Applies `body` to the array in place when nobody is told of it: the property is `@Observed`,
+    /// the object has no observer and its class does not bridge to Observation. True if it did.
+    @inlinable
+    @inline(__always)
+    func _mutateUnannounced(_ body: (inout [Element]) -> Void) -> Bool {
+        guard let storage, !Object._reportsToObservation, !object.kvoRegistrar._hasObservers else { return false }
+        storage.mutate(of: object, as: [Element].self, body)
+        return true
     }
 
     private func mutate(
@@ -161,9 +197,11 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         inserted: [Element]?,
         apply: (inout [Element]) -> Void
     ) {
+        if _mutateUnannounced(apply) { return }
         object.kvoRegistrar.mutateCollection(
             of: object,
             keyPath: keyPath,
+            storage: storage,
             kind: kind,
             indexes: indexes,
             removed: removed,

@@ -18,8 +18,12 @@ extension KeyValueObservable {
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its
     /// setter does not: announce around it with `willChangeValue(for:)` / `didChangeValue(for:)`.
     ///
+    /// The proxy of an `@Observed` property mutates the set in place, as `Set`'s own methods do. (For any
+    /// other property, each mutation gets the set, changes it and sets it back, which copies it.)
+    ///
     /// - Parameter keyPath: An `@Observed` set property.
     /// - Returns: The proxy; it holds the object strongly.
+    /// - Complexity: Making the proxy evaluates `keyPath` once.
     public func mutableSetValue<Element: Hashable>(
         for keyPath: ReferenceWritableKeyPath<Self, Set<Element>>
     ) -> KVOMutableSet<Self, Element> {
@@ -33,6 +37,15 @@ extension KeyValueObservable {
 public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
     let object: Object
     let keyPath: ReferenceWritableKeyPath<Object, Set<Element>>
+    /// Where the storage of the `@Observed` property that `keyPath` is lies in `object`, so that
+    /// mutations change the set in place; nil for any other key path (see ``ObservedStorageField``).
+    let storage: ObservedStorageField?
+
+    init(object: Object, keyPath: ReferenceWritableKeyPath<Object, Set<Element>>) {
+        self.object = object
+        self.keyPath = keyPath
+        storage = ObservedStorageField(of: keyPath, on: object)
+    }
 
     /// The current elements.
     public var elements: Set<Element> { object[keyPath: keyPath] }
@@ -102,6 +115,7 @@ public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
         object.kvoRegistrar.mutateCollection(
             of: object,
             keyPath: keyPath,
+            storage: storage,
             kind: kind,
             indexes: nil,
             removed: removed,

@@ -104,21 +104,27 @@ extension KVORegistrar {
     /// Applies a collection mutation to the storage behind `keyPath`, announcing it with its kind and indexes.
     ///
     /// Direct registrations of the collection get `kind`, `indexes` and the removed/inserted elements;
-    /// registrations that re-read their key path (chains, computed properties) get a setting.
+    /// registrations that re-read their key path (chains, computed properties) get a setting. With the
+    /// storage of the `@Observed` property that `keyPath` is, the collection changes in place; otherwise
+    /// through `keyPath` (get, apply, set).
     func mutateCollection<Object: KeyValueObservable, Collection>(
         of object: Object,
         keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        storage: ObservedStorageField?,
         kind: KVOChangeKind,
         indexes: IndexSet?,
         removed: Collection?,
         inserted: Collection?,
         apply: (inout Collection) -> Void
     ) {
-        guard _hasObservers else {
-            apply(&object[keyPath: keyPath])
-            return
-        }
-        let accesses = accesses(readBy: keyPath, on: object)
+        guard _hasObservers else { return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply) }
+        // The property's one read, known from its storage; any other key path's, by evaluating it.
+        let accesses =
+            if let storage {
+                [Access(registrar: self, slot: .field(storage.field), wrapped: keyPath, objectType: type(of: object))]
+            } else {
+                accesses(readBy: keyPath, on: object)
+            }
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
         // (One read of a slot whose wrapped property is of this collection's type: its storage is an
@@ -127,8 +133,7 @@ extension KVORegistrar {
             let wrapped = accesses[0].wrapped, type(of: wrapped).valueType == Collection.self,
             !Observed<Collection>.notifiesAutomatically(field: offset, of: object)
         {
-            apply(&object[keyPath: keyPath])
-            return
+            return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
         }
         let infos = infos(readBy: accesses, keyPath: keyPath)
         // Registrations whose value is this collection (its property, also with custom storage, or a
@@ -140,13 +145,7 @@ extension KVORegistrar {
             info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
             return true
         }
-        let context = ThreadContext.current
-        let outer = context.suppressedRegistrar
-        context.suppressedRegistrar = ObjectIdentifier(self)
-        collectionMutationsInProgress.wrappingAdd(1, ordering: .relaxed)
-        apply(&object[keyPath: keyPath])
-        collectionMutationsInProgress.wrappingSubtract(1, ordering: .relaxed)
-        context.suppressedRegistrar = outer
+        applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
         announceAfter(to: infos, captured: captured) { info in
             info.changeCollection(
                 object: object,
@@ -156,5 +155,35 @@ extension KVORegistrar {
                 newElements: inserted
             )
         }
+    }
+
+    /// Writes a collection mutation: in place in `storage`, reported to Observation around it as the
+    /// property's setter would; else through `keyPath`, whose setter this registrar does not announce
+    /// when the mutation is `announced` as a whole.
+    private func applyCollectionMutation<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        _ storage: ObservedStorageField?,
+        announced: Bool,
+        _ apply: (inout Collection) -> Void
+    ) {
+        if let storage {
+            guard Object._reportsToObservation, Observed<Collection>.notifiesAutomatically(field: storage.field, of: object)
+            else { return storage.mutate(of: object, as: Collection.self, apply) }
+            return Object._withObservationMutation(
+                of: object,
+                keyPath: { keyPath },
+                field: storage.field,
+                valueType: Collection.self
+            ) { storage.mutate(of: object, as: Collection.self, apply) }
+        }
+        guard announced else { return apply(&object[keyPath: keyPath]) }
+        let context = ThreadContext.current
+        let outer = context.suppressedRegistrar
+        context.suppressedRegistrar = ObjectIdentifier(self)
+        collectionMutationsInProgress.wrappingAdd(1, ordering: .relaxed)
+        apply(&object[keyPath: keyPath])
+        collectionMutationsInProgress.wrappingSubtract(1, ordering: .relaxed)
+        context.suppressedRegistrar = outer
     }
 }

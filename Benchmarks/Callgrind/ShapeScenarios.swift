@@ -1,0 +1,78 @@
+import KVOMediator
+import Observation
+import OpenCombine
+
+// The shapes people use KVO for, beyond one property:
+// - array_append_observed_1k / _10k: one element appended through `mutableArrayValue(for:)` (a proxy
+//   made once, as Cocoa code keeps one) to an array that starts with 1,000 / 10,000 elements, one
+//   observer (a block with [.new, .old]); peers append to their own observed array: Observation's
+//   `items.append` (its `_modify`, in place), OpenCombine's `@Published` (get, append, set);
+// - array_append_unobserved_10k: the same append with nobody observing; the plain row appends to a
+//   stored array.
+
+func shapeScenarios() -> [Scenario] {
+    arrayAppends()
+}
+
+/// A list of `count` elements.
+private func filledList<Model>(_ model: Model, _ count: Int, _ fill: (Model, [Int]) -> Void) -> Model {
+    fill(model, Array(0..<count))
+    return model
+}
+
+@inline(never)
+private func append(_ value: Int, to list: PlainList) {
+    list.items.append(value)
+}
+
+@inline(never)
+private func append(_ value: Int, through proxy: KVOMutableArray<List, Int>) {
+    proxy.append(value)
+}
+
+private func arrayAppends() -> [Scenario] {
+    var scenarios: [Scenario] = []
+    for (suffix, count) in [("1k", 1_000), ("10k", 10_000)] {
+        scenarios += [
+            Scenario("array_append_observed_\(suffix).ours") { iterations in
+                let model = filledList(List(), count) { $0.items = $1 }
+                let received = Received()
+                let watcher = Watcher()
+                watcher.kvoController.observe(model, keyPath: \.items, options: [.new, .old]) { _, _, change in
+                    received.record(change.newValue?.first)
+                }
+                let proxy = model.mutableArrayValue(for: \.items)
+                forEachNewValue(iterations) { append($0, through: proxy) }
+                withExtendedLifetime(watcher) { received.expect(iterations) }
+            },
+            Scenario("array_append_observed_\(suffix).observation") { iterations in
+                let model = filledList(ObservationList(), count) { $0.items = $1 }
+                let relay = ObservationRelay { model.items.count }
+                relay.track()
+                forEachNewValue(iterations) { model.items.append($0) }
+                relay.tracked.expect(1 + iterations)
+            },
+            Scenario("array_append_observed_\(suffix).opencombine") { iterations in
+                let model = filledList(CombineList(), count) { $0.items = $1 }
+                let received = Received()
+                let cancellable = model.$items.sink { received.record($0.last) }
+                forEachNewValue(iterations) { model.items.append($0) }
+                withExtendedLifetime(cancellable) { received.expect(1 + iterations) }
+            },
+        ]
+    }
+    scenarios += [
+        Scenario("array_append_unobserved_10k.ours") { iterations in
+            let model = filledList(List(), 10_000) { $0.items = $1 }
+            let proxy = model.mutableArrayValue(for: \.items)
+            forEachNewValue(iterations) { append($0, through: proxy) }
+            blackHole(model.items.count)
+        },
+        Scenario("array_append_unobserved_10k.plain") { iterations in
+            let model = filledList(PlainList(), 10_000) { $0.items = $1 }
+            forEachNewValue(iterations) { append($0, to: model) }
+            blackHole(model.items.count)
+        },
+    ]
+    return scenarios
+}

@@ -1,0 +1,33 @@
+/// Where an `@Observed` property's storage lies in its object: what lets a collection proxy change the
+/// property's value in place, as `Array`'s and `Set`'s own mutating methods do, where a change through
+/// the property's key path (get, mutate, set) would copy the whole collection each time.
+@usableFromInline
+struct ObservedStorageField {
+    /// The byte offset of the property's `Observed<Value>` in its object.
+    @usableFromInline
+    let field: Int
+
+    /// The storage of the `@Observed` property that `keyPath` is, on `object`; nil unless evaluating
+    /// `keyPath` reads exactly one slot, an `@Observed` property of `object` that reported the read
+    /// through this same key path. That key path then *is* the property (no override or computed
+    /// property in between, which a set through the key path would run), and its storage lies where the
+    /// property's getter reported it, for as long as the object lives.
+    init?<Object: KeyValueObservable, Value>(of keyPath: KeyPath<Object, Value>, on object: Object) {
+        let reads = ReadProbe.reads(of: keyPath, on: object)
+        guard reads.count == 1, reads[0].registrar === object.kvoRegistrar, case .field(let field) = reads[0].slot,
+            let wrapped = reads[0].wrapped, type(of: wrapped).valueType == Value.self, wrapped == keyPath
+        else { return nil }
+        self.field = field
+    }
+
+    /// Applies `body` to the property's value in place, on `object` (the object it was found on).
+    @inlinable
+    @inline(__always)
+    func mutate<Value, Result>(
+        of object: AnyObject,
+        as type: Value.Type,
+        _ body: (inout Value) throws -> Result
+    ) rethrows -> Result {
+        try FieldAddress(of: object, at: field).mutate(as: Observed<Value>.self) { try body(&$0.value) }
+    }
+}
