@@ -162,6 +162,7 @@ final class ThreadContext {
 /// Runs `body` as one of the library's own reads (an `.initial` value, an old value, a leaf check): no
 /// tracker records it, and a class that bridges to Swift's Observation does not report it there, so that
 /// observing inside `withObservationTracking` adds nothing to what that closure depends on.
+@usableFromInline
 func untracked<Result>(_ body: () -> Result) -> Result {
     SwiftRuntime.addLibraryReads(1)
     defer { SwiftRuntime.addLibraryReads(-1) }

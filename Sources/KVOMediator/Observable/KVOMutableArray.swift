@@ -57,12 +57,15 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     }
 
     /// The current elements.
+    @inlinable
     public var elements: [Element] { object[keyPath: keyPath] }
 
     /// The number of elements.
+    @inlinable
     public var count: Int { elements.count }
 
     /// The element at `index`; setting it is a `.replacement` at `[index]`.
+    @inlinable
     public subscript(index: Int) -> Element {
         get { elements[index] }
         nonmutating set { replace(at: IndexSet(integer: index), with: [newValue]) }
@@ -72,26 +75,31 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func append(_ element: Element) {
         if _mutateUnannounced({ $0.append(element) }) { return }
-        _announcedAppend(element)
-    }
-
-    @usableFromInline
-    func _announcedAppend(_ element: Element) {
-        insert([element], at: IndexSet(integer: count))
+        insert(element, at: _current.count)
     }
 
     /// Appends elements: one `.insertion` at `[count..<count + n]`.
+    @inlinable
     public func append(contentsOf newElements: some Sequence<Element>) {
         let newElements = Array(newElements)
+        let count = _current.count
         insert(newElements, at: IndexSet(integersIn: count..<count + newElements.count))
     }
 
     /// Inserts an element at `index`: an `.insertion` at `[index]`.
+    @inlinable
     public func insert(_ element: Element, at index: Int) {
-        insert([element], at: IndexSet(integer: index))
+        precondition(
+            index >= 0 && index <= _current.count,
+            "KVOMutableArray.insert: index \(index) is beyond the end of the array"
+        )
+        mutate(.insertion, at: IndexSet(integer: index), removed: nil, inserted: [element]) { array in
+            array.insert(element, at: index)
+        }
     }
 
     /// Inserts elements at `index`: one `.insertion` at `[index..<index + n]`.
+    @inlinable
     public func insert(contentsOf newElements: [Element], at index: Int) {
         insert(newElements, at: IndexSet(integersIn: index..<index + newElements.count))
     }
@@ -99,6 +107,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     /// Inserts `newElements` so that they end up at `indexes` (Cocoa's `insertObjects:atIndexes:`).
     ///
     /// - Precondition: `newElements.count == indexes.count`, and each index is at most the count so far.
+    @inlinable
     public func insert(_ newElements: [Element], at indexes: IndexSet) {
         precondition(
             newElements.count == indexes.count,
@@ -106,7 +115,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         )
         guard !indexes.isEmpty else { return }
         precondition(
-            indexes.last! < count + newElements.count,
+            indexes.last! < _current.count + newElements.count,
             "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
         )
         mutate(.insertion, at: indexes, removed: nil, inserted: newElements) { array in
@@ -117,17 +126,24 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     }
 
     /// Removes and returns the element at `index`: a `.removal` at `[index]`.
+    @inlinable
     @discardableResult
     public func remove(at index: Int) -> Element {
-        let removed = elements[index]
-        remove(at: IndexSet(integer: index))
+        let current = _current
+        precondition(index >= 0 && index < current.count, "KVOMutableArray.remove: index \(index) is out of range")
+        // Kept until the mutation has ended, so that no element's deinit runs inside it.
+        let removed = current[index]
+        mutate(.removal, at: IndexSet(integer: index), removed: [removed], inserted: nil) { array in
+            array.remove(at: index)
+        }
         return removed
     }
 
     /// Removes the elements at `indexes`: one `.removal` at those indexes.
+    @inlinable
     public func remove(at indexes: IndexSet) {
         guard !indexes.isEmpty else { return }
-        let current = elements
+        let current = _current
         precondition(indexes.last! < current.count, "KVOMutableArray.remove: index \(indexes.last!) is out of range")
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let removed = indexes.map { current[$0] }
@@ -139,23 +155,27 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     }
 
     /// Removes the first element: a `.removal` at `[0]`.
+    @inlinable
     @discardableResult
     public func removeFirst() -> Element {
         remove(at: 0)
     }
 
     /// Removes the last element: a `.removal` at `[count - 1]`.
+    @inlinable
     @discardableResult
     public func removeLast() -> Element {
-        remove(at: count - 1)
+        remove(at: _current.count - 1)
     }
 
     /// Removes every element: one `.removal` at `[0..<count]` (nothing is announced if already empty).
+    @inlinable
     public func removeAll() {
-        remove(at: IndexSet(integersIn: 0..<count))
+        remove(at: IndexSet(integersIn: 0..<_current.count))
     }
 
     /// Replaces the element at `index`: a `.replacement` at `[index]`.
+    @inlinable
     public func replace(at index: Int, with element: Element) {
         replace(at: IndexSet(integer: index), with: [element])
     }
@@ -163,13 +183,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     /// Replaces the elements at `indexes` with `newElements`, in index order: one `.replacement`.
     ///
     /// - Precondition: `newElements.count == indexes.count`, and every index is in range.
+    @inlinable
     public func replace(at indexes: IndexSet, with newElements: [Element]) {
         precondition(
             newElements.count == indexes.count,
             "KVOMutableArray.replace: \(newElements.count) elements for \(indexes.count) indexes"
         )
         guard !indexes.isEmpty else { return }
-        let current = elements
+        let current = _current
         precondition(indexes.last! < current.count, "KVOMutableArray.replace: index \(indexes.last!) is out of range")
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let replaced = indexes.map { current[$0] }
@@ -178,6 +199,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
                 array[index] = element
             }
         }
+    }
+
+    /// The elements, for the proxy's own use: read in place when the property is `@Observed`, a read no
+    /// observation being set up on this thread takes as its own.
+    @inlinable
+    var _current: [Element] {
+        if let storage { return storage.value(of: object, as: [Element].self) }
+        return untracked { object[keyPath: keyPath] }
     }
 
     /// Applies `body` to the array in place when nobody is told of it: the property is `@Observed`,
@@ -190,7 +219,8 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         return true
     }
 
-    private func mutate(
+    @usableFromInline
+    func mutate(
         _ kind: KVOChangeKind,
         at indexes: IndexSet,
         removed: [Element]?,

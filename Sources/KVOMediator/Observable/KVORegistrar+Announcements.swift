@@ -107,6 +107,7 @@ extension KVORegistrar {
     /// registrations that re-read their key path (chains, computed properties) get a setting. With the
     /// storage of the `@Observed` property that `keyPath` is, the collection changes in place; otherwise
     /// through `keyPath` (get, apply, set).
+    @usableFromInline
     func mutateCollection<Object: KeyValueObservable, Collection>(
         of object: Object,
         keyPath: ReferenceWritableKeyPath<Object, Collection>,

@@ -20,6 +20,13 @@ struct ObservedStorageField {
         self.field = field
     }
 
+    /// The property's value on `object` (the object it was found on).
+    @inlinable
+    @inline(__always)
+    func value<Value>(of object: AnyObject, as type: Value.Type) -> Value {
+        FieldAddress(of: object, at: field).pointer(to: Observed<Value>.self).pointee.value
+    }
+
     /// Applies `body` to the property's value in place, on `object` (the object it was found on).
     @inlinable
     @inline(__always)
