@@ -75,14 +75,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func append(_ element: Element) {
         if _mutateUnannounced({ $0.append(element) }) { return }
-        insert(element, at: _current.count)
+        insert(element, at: _withCurrent(\.count))
     }
 
     /// Appends elements: one `.insertion` at `[count..<count + n]`.
     @inlinable
     public func append(contentsOf newElements: some Sequence<Element>) {
         let newElements = Array(newElements)
-        let count = _current.count
+        let count = _withCurrent(\.count)
         insert(newElements, at: IndexSet(integersIn: count..<count + newElements.count))
     }
 
@@ -90,7 +90,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func insert(_ element: Element, at index: Int) {
         precondition(
-            index >= 0 && index <= _current.count,
+            index >= 0 && index <= _withCurrent(\.count),
             "KVOMutableArray.insert: index \(index) is beyond the end of the array"
         )
         mutate(.insertion, at: IndexSet(integer: index), removed: nil, inserted: [element]) { array in
@@ -115,7 +115,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         )
         guard !indexes.isEmpty else { return }
         precondition(
-            indexes.last! < _current.count + newElements.count,
+            indexes.last! < _withCurrent(\.count) + newElements.count,
             "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
         )
         mutate(.insertion, at: indexes, removed: nil, inserted: newElements) { array in
@@ -129,10 +129,11 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     @discardableResult
     public func remove(at index: Int) -> Element {
-        let current = _current
-        precondition(index >= 0 && index < current.count, "KVOMutableArray.remove: index \(index) is out of range")
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
-        let removed = current[index]
+        let removed = _withCurrent { current in
+            precondition(index >= 0 && index < current.count, "KVOMutableArray.remove: index \(index) is out of range")
+            return current[index]
+        }
         mutate(.removal, at: IndexSet(integer: index), removed: [removed], inserted: nil) { array in
             array.remove(at: index)
         }
@@ -143,10 +144,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func remove(at indexes: IndexSet) {
         guard !indexes.isEmpty else { return }
-        let current = _current
-        precondition(indexes.last! < current.count, "KVOMutableArray.remove: index \(indexes.last!) is out of range")
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
-        let removed = indexes.map { current[$0] }
+        let removed = _withCurrent { current in
+            precondition(
+                indexes.last! < current.count,
+                "KVOMutableArray.remove: index \(indexes.last!) is out of range"
+            )
+            return indexes.map { current[$0] }
+        }
         mutate(.removal, at: indexes, removed: removed, inserted: nil) { array in
             for index in indexes.reversed() {
                 array.remove(at: index)
@@ -165,13 +170,13 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     @discardableResult
     public func removeLast() -> Element {
-        remove(at: _current.count - 1)
+        remove(at: _withCurrent(\.count) - 1)
     }
 
     /// Removes every element: one `.removal` at `[0..<count]` (nothing is announced if already empty).
     @inlinable
     public func removeAll() {
-        remove(at: IndexSet(integersIn: 0..<_current.count))
+        remove(at: IndexSet(integersIn: 0..<_withCurrent(\.count)))
     }
 
     /// Replaces the element at `index`: a `.replacement` at `[index]`.
@@ -190,10 +195,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             "KVOMutableArray.replace: \(newElements.count) elements for \(indexes.count) indexes"
         )
         guard !indexes.isEmpty else { return }
-        let current = _current
-        precondition(indexes.last! < current.count, "KVOMutableArray.replace: index \(indexes.last!) is out of range")
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
-        let replaced = indexes.map { current[$0] }
+        let replaced = _withCurrent { current in
+            precondition(
+                indexes.last! < current.count,
+                "KVOMutableArray.replace: index \(indexes.last!) is out of range"
+            )
+            return indexes.map { current[$0] }
+        }
         mutate(.replacement, at: indexes, removed: replaced, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {
                 array[index] = element
@@ -201,12 +210,13 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         }
     }
 
-    /// The elements, for the proxy's own use: read in place when the property is `@Observed`, a read no
-    /// observation being set up on this thread takes as its own.
+    /// Calls `body` with the elements, for the proxy's own use: read in place when the property is
+    /// `@Observed` (then no reference to the array's storage outlives the call), else through the key
+    /// path; either way a read that no observation being set up on this thread takes as its own.
     @inlinable
-    var _current: [Element] {
-        if let storage { return storage.value(of: object, as: [Element].self) }
-        return untracked { object[keyPath: keyPath] }
+    func _withCurrent<Result>(_ body: ([Element]) -> Result) -> Result {
+        if let storage { return storage.withValue(of: object, as: [Element].self, body) }
+        return body(untracked { object[keyPath: keyPath] })
     }
 
     /// Applies `body` to the array in place when nobody is told of it: the property is `@Observed`,

@@ -118,7 +118,9 @@ extension KVORegistrar {
         inserted: Collection?,
         apply: (inout Collection) -> Void
     ) {
-        guard _hasObservers else { return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply) }
+        guard _hasObservers else {
+            return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
+        }
         // The property's one read, known from its storage; any other key path's, by evaluating it.
         let accesses =
             if let storage {
@@ -169,7 +171,8 @@ extension KVORegistrar {
         _ apply: (inout Collection) -> Void
     ) {
         if let storage {
-            guard Object._reportsToObservation, Observed<Collection>.notifiesAutomatically(field: storage.field, of: object)
+            guard Object._reportsToObservation,
+                Observed<Collection>.notifiesAutomatically(field: storage.field, of: object)
             else { return storage.mutate(of: object, as: Collection.self, apply) }
             return Object._withObservationMutation(
                 of: object,

@@ -20,11 +20,13 @@ struct ObservedStorageField {
         self.field = field
     }
 
-    /// The property's value on `object` (the object it was found on).
+    /// Calls `body` with the property's value on `object` (the object it was found on), read in place:
+    /// no reference to the collection's storage outlives the call, so a mutation after it finds the
+    /// storage unique.
     @inlinable
     @inline(__always)
-    func value<Value>(of object: AnyObject, as type: Value.Type) -> Value {
-        FieldAddress(of: object, at: field).pointer(to: Observed<Value>.self).pointee.value
+    func withValue<Value, Result>(of object: AnyObject, as type: Value.Type, _ body: (Value) -> Result) -> Result {
+        body(FieldAddress(of: object, at: field).pointer(to: Observed<Value>.self).pointee.value)
     }
 
     /// Applies `body` to the property's value in place, on `object` (the object it was found on).

@@ -18,3 +18,35 @@ final class PlaylistOwner: KeyValueObservable {
 func allMatch<Value: Equatable>(_ records: [KVOChange<Any>], _ expected: [KVOChange<Value>]) -> Bool {
     records.count == expected.count && zip(records, expected).allSatisfy { matches($0, $1) }
 }
+
+/// A playlist that a subclass can override.
+class OpenPlaylist: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var songs: [String] = []
+}
+
+/// Overrides `songs` with a `didSet`: a proxy of `\.songs` on it must go through the override.
+final class CountingPlaylist: OpenPlaylist {
+    private(set) var didSetCount = 0
+    override var songs: [String] {
+        didSet { didSetCount += 1 }
+    }
+}
+
+/// An element that runs `onDeinit` when it is released, to see the array a removal leaves.
+final class Farewell {
+    let onDeinit: () -> Void
+    init(_ onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
+}
+
+/// An observed array of elements that say when they go.
+final class FarewellList: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var items: [Farewell] = []
+}
+
+/// The address of an array's element storage: the same before and after a mutation made in place.
+func bufferAddress<Element>(_ array: [Element]) -> UInt {
+    array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+}

@@ -199,3 +199,10 @@ final class BridgedWide: KeyValueObservable, Observable, @unchecked Sendable {
         \.p10, \.p11, \.p12, \.p13, \.p14, \.p15, \.p16, \.p17, \.p18, \.p19,
     ]
 }
+
+/// A bridged model with an `@Observed` array, and one whose changes are announced by hand.
+final class BridgedQueue: KeyValueObservable, Observable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var items: [String] = []
+    @Observed(automaticallyNotifies: false) var quiet: [String] = []
+}
