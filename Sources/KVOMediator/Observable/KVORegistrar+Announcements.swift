@@ -174,9 +174,10 @@ extension KVORegistrar {
             guard Object._reportsToObservation,
                 Observed<Collection>.notifiesAutomatically(field: storage.field, of: object)
             else { return storage.mutate(of: object, as: Collection.self, apply) }
+            let keyPath: () -> AnyKeyPath = { keyPath }
             return Object._withObservationMutation(
                 of: object,
-                keyPath: { keyPath },
+                keyPath: keyPath,
                 field: storage.field,
                 valueType: Collection.self
             ) { storage.mutate(of: object, as: Collection.self, apply) }
