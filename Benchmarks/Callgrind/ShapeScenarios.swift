@@ -8,10 +8,47 @@ import OpenCombine
 //   observer (a block with [.new, .old]); peers append to their own observed array: Observation's
 //   `items.append` (its `_modify`, in place), OpenCombine's `@Published` (get, append, set);
 // - array_append_unobserved_10k: the same append with nobody observing; the plain row appends to a
-//   stored array.
+//   stored array;
+// - teardown_fifo_1e5 / teardown_lifo_1e5: 100,000 tokens observe one counter's `x`; an operation
+//   invalidates one, oldest first / newest first. (The tokens left are kept to the end of the process,
+//   so that their teardown, which differs between the two counts, is not in the difference.)
 
 func shapeScenarios() -> [Scenario] {
-    arrayAppends()
+    arrayAppends() + teardownOrders()
+}
+
+/// Keeps `value` alive to the end of the process.
+private func keepToTheEnd(_ value: some Any) {
+    _ = Unmanaged.passRetained(Box(value))
+}
+
+private final class Box<Value> {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+private func teardownOrders() -> [Scenario] {
+    let registrations = 100_000
+    func scenario(_ name: String, oldestFirst: Bool) -> Scenario {
+        Scenario(name) { iterations in
+            precondition(iterations <= registrations)
+            let model = Counter()
+            let received = Received()
+            let tokens = (0..<registrations).map { _ in
+                try! model.observe(\.x, options: [.new]) { _, change in received.record(change.newValue) }
+            }
+            for index in 0..<iterations {
+                tokens[oldestFirst ? index : registrations - 1 - index].invalidate()
+            }
+            model.x = 1
+            received.expect(registrations - iterations)
+            keepToTheEnd((model, tokens))
+        }
+    }
+    return [
+        scenario("teardown_fifo_1e5.ours", oldestFirst: true),
+        scenario("teardown_lifo_1e5.ours", oldestFirst: false),
+    ]
 }
 
 /// A list of `count` elements.

@@ -97,11 +97,3 @@ struct InlineList<Element>: RandomAccessCollection {
         if rest?.isEmpty == true { rest = nil }
     }
 }
-
-extension InlineList where Element: AnyObject {
-    /// The element of a list of exactly one, unretained: valid while the list holds it.
-    var unretainedOnly: Unretained<Element>? {
-        guard rest == nil, let first else { return nil }
-        return Unretained(first)
-    }
-}

@@ -43,8 +43,8 @@ extension KVORegistrar {
     }
 
     /// The registrations on `slot`.
-    func infos(for slot: SlotKey) -> InlineList<SlotObserver> {
-        withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? InlineList() }
+    func infos(for slot: SlotKey) -> SlotObservers {
+        withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? SlotObservers() }
     }
 
     /// The reads of this object's slots that evaluating `keyPath` makes (its own slots, found by probing).

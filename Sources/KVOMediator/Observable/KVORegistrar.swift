@@ -114,7 +114,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 }
                 return false
             }
-            let entry = Entry(slot: access.slot, wrapped: access.wrapped, infos: InlineList(info))
+            let entry = Entry(slot: access.slot, wrapped: access.wrapped, infos: SlotObservers(info))
             if firstSlot == nil {
                 firstSlot = entry
             } else {
@@ -134,8 +134,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             guard let index = entryIndex(for: slot) else { return false }
             var isEmpty = false
             updateEntry(at: index) { entry in
-                // Usually the newest registration (controllers tear down in order): search from the end.
-                if let position = entry.infos.lastIndex(where: { $0 === info }) { entry.infos.remove(at: position) }
+                entry.infos.remove(info)
                 isEmpty = entry.infos.isEmpty
             }
             guard isEmpty else { return false }

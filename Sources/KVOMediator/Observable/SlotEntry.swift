@@ -4,5 +4,5 @@ struct SlotEntry {
     /// For an `@Observed` property read through a typed key path, that key path (which names
     /// the property precisely enough to tell a plain chain from a computed property).
     var wrapped: AnyKeyPath?
-    var infos: InlineList<SlotObserver>
+    var infos: SlotObservers
 }
