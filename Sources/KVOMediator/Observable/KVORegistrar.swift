@@ -153,7 +153,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
         /// Empties the table, returning every registration in it.
         mutating func takeAll() -> [SlotObserver] {
-            let taken = ((firstSlot.map { [$0] } ?? []) + slots).flatMap { Array($0.infos) } + lifetimeInfos
+            var taken: [SlotObserver] = []
+            if let firstSlot { taken.append(contentsOf: firstSlot.infos) }
+            for entry in slots { taken.append(contentsOf: entry.infos) }
+            taken.append(contentsOf: lifetimeInfos)
             self = State()
             return taken
         }
