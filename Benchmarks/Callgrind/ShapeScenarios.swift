@@ -12,9 +12,61 @@ import OpenCombine
 // - teardown_fifo_1e5 / teardown_lifo_1e5: 100,000 tokens observe one counter's `x`; an operation
 //   invalidates one, oldest first / newest first. (The tokens left are kept to the end of the process,
 //   so that their teardown, which differs between the two counts, is not in the difference.)
+// - observe_unobserve_equal_literal: observe_unobserve where `unobserve` is given an equal key path
+//   that is another object (which object a literal becomes is the compiler's choice; this one is made
+//   at run time, once);
+// - observe_unobserve_initial: observe_unobserve with `.initial`, whose block gets the current value
+//   at once; OpenCombine's sink, which also delivers the current value, beside it.
 
 func shapeScenarios() -> [Scenario] {
-    arrayAppends() + teardownOrders()
+    arrayAppends() + teardownOrders() + observeUnobserveForms()
+}
+
+/// `\T.x`, made at run time: a key path object of its own, equal to the literal `\Counter.x`.
+@inline(never)
+@_optimize(none)
+private func runtimeKeyPathX<T: Counter>(_: T.Type) -> KeyPath<T, Int> {
+    \T.x
+}
+
+private func observeUnobserveForms() -> [Scenario] {
+    [
+        Scenario("observe_unobserve_equal_literal.ours") { iterations in
+            let model = Counter()
+            let watcher = Watcher()
+            let controller = watcher.kvoController
+            let other = runtimeKeyPathX(Counter.self)
+            precondition(other == \Counter.x && other !== \Counter.x)
+            for _ in 0..<iterations {
+                controller.observe(model, keyPath: \.x, options: [.new, .old]) { _, _, change in
+                    blackHole(change.newValue)
+                }
+                controller.unobserve(model, keyPath: other)
+            }
+        },
+        Scenario("observe_unobserve_initial.ours") { iterations in
+            let model = Counter()
+            let received = Received()
+            let watcher = Watcher()
+            let controller = watcher.kvoController
+            for _ in 0..<iterations {
+                controller.observe(model, keyPath: \.x, options: [.initial, .new, .old]) { _, _, change in
+                    received.record(change.newValue)
+                }
+                controller.unobserve(model, keyPath: \.x)
+            }
+            received.expect(iterations)
+        },
+        Scenario("observe_unobserve_initial.opencombine") { iterations in
+            let model = CombineCounter()
+            let received = Received()
+            for _ in 0..<iterations {
+                let cancellable = model.$x.sink { received.record($0) }
+                cancellable.cancel()
+            }
+            received.expect(iterations)
+        },
+    ]
 }
 
 /// Keeps `value` alive to the end of the process.

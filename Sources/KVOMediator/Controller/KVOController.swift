@@ -114,7 +114,7 @@ public final class KVOController<Observer: AnyObject> {
         guard hasStringForm else { return }
         let typed = state.withLock { state in
             state.table.infos(of: ObjectIdentifier(object)).first {
-                $0.stringKeyPath == nil && sameKeyPath($0.keyPath, keyPath)
+                $0.stringKeyPath == nil && KeyPathHashes.shared.areEqual($0.keyPath, keyPath)
             }
         }
         // The chain's name, found outside the lock (naming loads registrars): from what the typed

@@ -4,19 +4,20 @@ extension RegistrationTable {
     /// hashing a key path walks its components, and compared by identity first.
     struct KeyPathKey: Hashable {
         let keyPath: AnyKeyPath
-        let hash: Int
+        let identity: KeyPathHashes.Identity
 
         init(_ keyPath: AnyKeyPath) {
             self.keyPath = keyPath
-            self.hash = KeyPathHashes.shared.hash(of: keyPath)
+            self.identity = KeyPathHashes.shared.identity(of: keyPath)
         }
 
         static func == (lhs: KeyPathKey, rhs: KeyPathKey) -> Bool {
-            lhs.hash == rhs.hash && sameKeyPath(lhs.keyPath, rhs.keyPath)
+            lhs.identity.hash == rhs.identity.hash
+                && (lhs.identity.canonical === rhs.identity.canonical || sameKeyPath(lhs.keyPath, rhs.keyPath))
         }
 
         func hash(into hasher: inout Hasher) {
-            hasher.combine(hash)
+            hasher.combine(identity.hash)
         }
     }
 

@@ -110,7 +110,7 @@ struct RegistrationTable {
     /// Whether a registration on the object has a key path equal to `keyPath`.
     func contains(_ id: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
         if let objectIndex = objectIndex(of: id) { return objectIndex.byKeyPath[KeyPathKey(keyPath)] != nil }
-        return contains(id) { sameKeyPath($0.keyPath, keyPath) }
+        return contains(id) { KeyPathHashes.shared.areEqual($0.keyPath, keyPath) }
     }
 
     /// Whether a registration on the object was made in the other form (string or typed) than `isString`.
@@ -188,7 +188,7 @@ struct RegistrationTable {
             if objectIndex.count == 0 { removeIndexBucket(of: id) }
             return removed
         }
-        return removeAll(of: id) { sameKeyPath($0.keyPath, keyPath) }
+        return removeAll(of: id) { KeyPathHashes.shared.areEqual($0.keyPath, keyPath) }
     }
 
     /// Removes the matching registrations held in buckets of their own (not `count`).
