@@ -48,7 +48,8 @@ extension KVOInfo {
     /// after. Called only if it delivered a record (``KVOInfo/madeRecord``), the only thing that asks for
     /// a name after the end.
     func learnNameBeforeEnding() {
-        guard stringKeyPath == nil, declaredName() == nil else { return }
+        // (A registration of one `@Observed` property is named by its slot, which stays after it ends.)
+        guard stringKeyPath == nil, declaredName() == nil, directName() == nil else { return }
         if namePath != nil { return }
         let reads = dependencySlots()
         if !reads.isEmpty { learn(computedName(reading: reads), isChain: false) }
