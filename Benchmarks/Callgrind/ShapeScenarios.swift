@@ -16,10 +16,154 @@ import OpenCombine
 //   that is another object (which object a literal becomes is the compiler's choice; this one is made
 //   at run time, once);
 // - observe_unobserve_initial: observe_unobserve with `.initial`, whose block gets the current value
-//   at once; OpenCombine's sink, which also delivers the current value, beside it.
+//   at once; OpenCombine's sink, which also delivers the current value, beside it;
+// - array_insert_remove_chain: through `\.owner.items`, an element inserted at 0, then removed at 0
+//   (an operation is one of the two);
+// - notify_fanout_10: 10 controllers observe one property; an operation is one callback (a change
+//   makes 10);
+// - notify_string_key: notify_1 observed through the string key path "x";
+// - set_by_name_unobserved / _observed: `setValue(_:atKeyPath: "x")`, nobody observing / notify_1's
+//   observer;
+// - notify_declared: a cache-backed `doubled` whose dependency on `x` is declared, observed; its
+//   tracked equivalent (computed from `x`) beside it, and OpenCombine's `$x.map { $0 * 2 }.sink`;
+// - notify_chain5_replace_first: `\.a.b.c.d.e` observed, its first link replaced (two whole chains
+//   alternate).
 
 func shapeScenarios() -> [Scenario] {
-    arrayAppends() + teardownOrders() + observeUnobserveForms()
+    arrayAppends() + teardownOrders() + observeUnobserveForms() + chainedArray() + fanOut() + byName()
+        + declared() + chain5()
+}
+
+private func chainedArray() -> [Scenario] {
+    [
+        Scenario("array_insert_remove_chain.ours") { iterations in
+            let owner = ListOwner()
+            owner.owner.items = Array(0..<1_000)
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(owner, keyPath: \.owner.items, options: [.new, .old]) { _, _, change in
+                received.record(change.indexes?.first)
+            }
+            let proxy = owner.owner.mutableArrayValue(for: \.items)
+            forEachNewValue(iterations) { value in
+                if value & 1 == 1 { proxy.insert(value, at: 0) } else { proxy.remove(at: 0) }
+            }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        }
+    ]
+}
+
+private func fanOut() -> [Scenario] {
+    [
+        Scenario("notify_fanout_10.ours") { iterations in
+            let observers = 10
+            let model = Counter()
+            let received = Received()
+            let watchers = (0..<observers).map { _ in Watcher() }
+            for watcher in watchers {
+                watcher.kvoController.observe(model, keyPath: \.x, options: [.new, .old]) { _, _, change in
+                    received.record(change.newValue)
+                }
+            }
+            forEachNewValue(iterations / observers) { model.x = $0 }
+            withExtendedLifetime(watchers) { received.expect(iterations / observers * observers) }
+        }
+    ]
+}
+
+@inline(never)
+private func setByName(_ model: Counter, _ value: Int) {
+    try! model.setValue(value, atKeyPath: "x")
+}
+
+private func byName() -> [Scenario] {
+    [
+        Scenario("notify_string_key.ours") { iterations in
+            let model = Counter()
+            let received = Received()
+            let watcher = Watcher()
+            try! watcher.kvoController.observe(model, keyPath: "x", options: [.new, .old]) { _, _, change in
+                received.record(change.newValue as? Int)
+            }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+        Scenario("set_by_name_unobserved.ours") { iterations in
+            let model = Counter()
+            forEachNewValue(iterations) { setByName(model, $0) }
+            blackHole(model.x)
+        },
+        Scenario("set_by_name_observed.ours") { iterations in
+            let model = Counter()
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(model, keyPath: \.x, options: [.new, .old]) { _, _, change in
+                received.record(change.newValue)
+            }
+            forEachNewValue(iterations) { setByName(model, $0) }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+    ]
+}
+
+private func declared() -> [Scenario] {
+    [
+        Scenario("notify_declared.ours") { iterations in
+            let model = DeclaredDoubler()
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(model, keyPath: \.doubled, options: [.new, .old]) { _, _, change in
+                received.record(change.newValue)
+            }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+        Scenario("notify_declared.tracked") { iterations in
+            let model = TrackedDoubler()
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(model, keyPath: \.doubled, options: [.new, .old]) { _, _, change in
+                received.record(change.newValue)
+            }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+        Scenario("notify_declared.opencombine") { iterations in
+            let model = CombineDoubler()
+            let received = Received()
+            let cancellable = model.$x.map { $0 * 2 }.sink { received.record($0) }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(cancellable) { received.expect(1 + iterations) }
+        },
+    ]
+}
+
+private func chain5() -> [Scenario] {
+    [
+        Scenario("notify_chain5_replace_first.ours") { iterations in
+            let root = Link1()
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(root, keyPath: \.a.b.c.d.e, options: [.new, .old]) { _, _, change in
+                received.record(change.newValue)
+            }
+            let firsts = [Link2(), Link2()]
+            firsts[0].b.c.d.e = 1
+            firsts[1].b.c.d.e = 2
+            forEachNewValue(iterations) { root.a = firsts[$0 & 1] }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+        Scenario("notify_chain5_replace_first.observation") { iterations in
+            let root = ObservationLink1()
+            let relay = ObservationRelay { root.a.b.c.d.e }
+            relay.track()
+            let firsts = [ObservationLink2(), ObservationLink2()]
+            firsts[0].b.c.d.e = 1
+            firsts[1].b.c.d.e = 2
+            forEachNewValue(iterations) { root.a = firsts[$0 & 1] }
+            relay.tracked.expect(1 + iterations)
+        },
+    ]
 }
 
 /// `\T.x`, made at run time: a key path object of its own, equal to the literal `\Counter.x`.

@@ -27,3 +27,7 @@ final class CombineSum: @unchecked Sendable {
 final class CombineList: @unchecked Sendable {
     @Published var items: [Int] = []
 }
+
+final class CombineDoubler: @unchecked Sendable {
+    @Published var x = 0
+}

@@ -55,3 +55,63 @@ final class List: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var items: [Int] = []
 }
+
+/// `doubled` behind a cache, whose dependency on `x` is declared (Cocoa's
+/// `keyPathsForValuesAffectingValueForKey:`): once the cache is warm, reading it reads nothing observable.
+final class DeclaredDoubler: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var x = 0 {
+        didSet { cached = nil }
+    }
+    private var cached: Int?
+
+    var doubled: Int {
+        if let cached { return cached }
+        let made = x * 2
+        cached = made
+        return made
+    }
+
+    static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \DeclaredDoubler.doubled ? [\DeclaredDoubler.x] : []
+    }
+}
+
+/// `doubled` computed from `x`, tracked: the declared row's equivalent.
+final class TrackedDoubler: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var x = 0
+    var doubled: Int { x * 2 }
+}
+
+/// A chain of five links, `\.a.b.c.d.e`.
+final class Link5: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var e = 0
+}
+
+final class Link4: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var d = Link5()
+}
+
+final class Link3: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var c = Link4()
+}
+
+final class Link2: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var b = Link3()
+}
+
+final class Link1: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var a = Link2()
+}
+
+/// Owns a list: `\.owner.items`, a chain that ends at an array.
+final class ListOwner: KeyValueObservable, @unchecked Sendable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var owner = List()
+}

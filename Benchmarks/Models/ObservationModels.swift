@@ -27,3 +27,23 @@ import Observation
 @Observable final class ObservationList: @unchecked Sendable {
     var items: [Int] = []
 }
+
+@Observable final class ObservationLink5: @unchecked Sendable {
+    var e = 0
+}
+
+@Observable final class ObservationLink4: @unchecked Sendable {
+    var d = ObservationLink5()
+}
+
+@Observable final class ObservationLink3: @unchecked Sendable {
+    var c = ObservationLink4()
+}
+
+@Observable final class ObservationLink2: @unchecked Sendable {
+    var b = ObservationLink3()
+}
+
+@Observable final class ObservationLink1: @unchecked Sendable {
+    var a = ObservationLink2()
+}
