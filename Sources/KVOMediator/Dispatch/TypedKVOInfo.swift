@@ -134,9 +134,22 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))
             }
             markDirect()
+        } else if isOneProperty(byName: accesses, on: object) {
+            markDirect()
         }
         markStarted()
         reading?(value)
+    }
+
+    /// Whether this registration's string key path is one `@Observed` property of the object, which
+    /// `accesses` (its evaluation's reads) read alone: its records are then made from the property's
+    /// setter's own values, flattened as the string key path's subscript gives them (see `callDirect`).
+    private func isOneProperty(byName accesses: [Access], on object: Object) -> Bool {
+        guard readerKind == .flattening, let name = stringKeyPath, !name.contains("."), accesses.count == 1,
+            accesses[0].registrar === object.kvoRegistrar, case .field(let field) = accesses[0].slot,
+            case .field(let property)? = StringComponent.find(Substring(name), in: type(of: object))
+        else { return false }
+        return property.offset == field
     }
 
     /// Starts a registration whose key path is known to be the `@Observed` property stored at `field`

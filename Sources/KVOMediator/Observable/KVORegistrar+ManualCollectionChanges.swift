@@ -12,7 +12,8 @@ extension KVORegistrar {
     /// A registration that wants whole values (a value stream) re-reads instead.
     func takesCollectionKind(_ info: SlotObserver, keyPath: AnyKeyPath, slotKey: LeafWord) -> Bool {
         guard !info.wantsWholeValues else { return false }
-        if info.isDirect { return sameKeyPath(info.keyPath, keyPath) }
+        // (A string key path of one property is direct too; its key path is its subscript's.)
+        if info.isDirect, info.readerKind != .flattening { return sameKeyPath(info.keyPath, keyPath) }
         return info.observesValue(ofSlot: slotKey) || sameKeyPath(info.keyPath, keyPath)
     }
 

@@ -67,6 +67,12 @@ func flattened(_ value: Any) -> Any? {
     return value
 }
 
+/// Whether `type` is an `Optional` (a check of its metadata, where a cast looks up conformances).
+func isOptionalType(_ type: Any.Type) -> Bool {
+    func check<T>(_: T.Type) -> Bool { _isOptional(T.self) }
+    return _openExistential(type, do: check)
+}
+
 /// `type` with every level of `Optional` removed.
 func unwrapped(_ type: Any.Type) -> Any.Type {
     var current = type
