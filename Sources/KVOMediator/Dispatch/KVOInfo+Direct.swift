@@ -97,13 +97,16 @@ extension KVOInfo {
     ) {
         let old = options.contains(.old) ? oldValue : nil
         let new = options.contains(.new) ? newValue : nil
-        if readerKind == .flattening { return callFlattened(object: object, old, new, type: type, isPrior: isPrior) }
+        if _slowPath(kindBits & 0b11 == ReaderKind.flattening.rawValue) {
+            return callFlattened(object: object, old, new, type: type, isPrior: isPrior)
+        }
         // Inside the gate the box cannot be released.
         box?.with { $0.deliver($0, object, old, new, type, isPrior, self) }
     }
 
     /// A string key path's record of a set's own values: each out of its optionals, as the key path's
     /// subscript gives it (a `String?` holding `"a"` gives `"a"`; nil gives a value that is nil).
+    @inline(never)
     private func callFlattened(
         object: AnyObject,
         _ oldValue: ValueAddress?,
