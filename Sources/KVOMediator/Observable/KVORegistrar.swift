@@ -277,6 +277,16 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         spinLock.unlock()
         if infos.isEmpty { return store() }
         let slotKey = LeafWord.slot(self, field: field)
+        // Many registrations that all take the setter's values (the direct ones and chains ending here):
+        // told from the values alone, with nothing captured.
+        if infos.allSatisfy({ $0.takesValues(ofSlot: slotKey) }) {
+            infos.forEachObserver { $0.priorDirect(object: object, oldValue: oldValue, type: type) }
+            store()
+            infos.forEachObserver {
+                $0.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+            }
+            return
+        }
         let captured = announceBefore(to: infos) { info in
             guard info.takesValues(ofSlot: slotKey) else { return false }
             info.priorDirect(object: object, oldValue: oldValue, type: type)

@@ -39,6 +39,15 @@ struct SlotObservers: RandomAccessCollection {
         return Unretained(first)
     }
 
+    /// Calls `body` with each registration, in order, borrowed from the list (no iterator copies it).
+    @inline(__always)
+    func forEachObserver(_ body: (SlotObserver) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(first)
+        guard let rest else { return }
+        for place in head..<rest.count { try body(rest[place].unsafelyUnwrapped) }
+    }
+
     mutating func append(_ info: SlotObserver) {
         if first == nil {
             first = info
