@@ -54,8 +54,8 @@ public protocol KeyValueObservable: AnyObject {
     /// The answer is taken to depend only on the class and `keyPath`, as Cocoa caches its own: an answer
     /// of none is kept, for the observed key path by its registration (asked when it is made), and for an
     /// `@Observed` property read by the thread that read it (the last few kept), so that evaluating a key
-    /// path whose reads declare nothing asks nothing. Key paths that declare something are asked again at
-    /// each evaluation, as their declared key paths are read.
+    /// path whose reads declare nothing asks nothing; an answer of some key paths is kept by key path and
+    /// class, and its key paths are read at each evaluation.
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath]
 
     /// The typed key path a string key path's component `key` stands for on this class, where reading

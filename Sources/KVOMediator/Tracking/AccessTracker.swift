@@ -197,7 +197,7 @@ final class AccessTracker: ReadRecorder {
         // (Only for a registration: probing what a key path reads, to announce a change of it, is
         // about that key path's own storage.)
         guard registration != nil else { return false }
-        let declared = type(of: object).keyPathsAffectingValue(for: keyPath)
+        let declared = DeclaredKeyPaths.declared(affecting: keyPath, in: type(of: object))
         guard !declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
         for affecting in declared {
