@@ -197,14 +197,19 @@ final class AccessTracker: ReadRecorder {
         // (Only for a registration: probing what a key path reads, to announce a change of it, is
         // about that key path's own storage.)
         guard registration != nil else { return false }
-        let declared = DeclaredKeyPaths.declared(affecting: keyPath, in: type(of: object))
+        let (declared, fields) = DeclaredKeyPaths.declared(affecting: keyPath, on: object)
         guard !declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
-        for affecting in declared {
+        for (affecting, field) in zip(declared, fields) {
             if declaredReads.contains(where: { $0.object == id && sameKeyPath($0.keyPath, affecting) }) { continue }
             declaredReads.append((id, affecting))
             let before = readCount
-            _ = object[keyPath: affecting]
+            // One `@Observed` property: the read its getter reports, without running the getter by key path.
+            if let field {
+                readField(field, of: object, on: object.kvoRegistrar) { affecting }
+            } else {
+                _ = object[keyPath: affecting]
+            }
             if readCount == before {
                 record(
                     Access(
