@@ -44,6 +44,19 @@ METRICS = {
     "observe_unobserve_k1000": ("ns", [], "one registration made and removed, its controller observing 1,000 other key paths of the object"),
     "observe_unobserve_m1": ("ns", [], "one registration made and removed, 1 other controller observing the property"),
     "observe_unobserve_m10000": ("ns", [], "one registration made and removed, 10,000 other controllers observing the property"),
+    "array_append_observed_1k": ("ns", ["Observation", "OpenCombine"], "one element appended through a kept proxy to an array of 1,000, one observer"),
+    "array_append_observed_10k": ("ns", ["Observation", "OpenCombine"], "the same, to an array of 10,000"),
+    "array_append_unobserved_10k": ("ns", ["plainStored"], "one element appended through a kept proxy to an array of 10,000, nobody observing"),
+    "array_insert_remove_chain": ("ns", [], "one insert at 0 or remove at 0 through the proxy, observed as \\.owner.items"),
+    "notify_string_key": ("ns", [], "notify_1 observed through the string key path \"x\""),
+    "set_by_name_unobserved": ("ns", [], "one setValue(_:atKeyPath: \"x\"), nobody observing"),
+    "set_by_name_observed": ("ns", [], "one setValue(_:atKeyPath: \"x\"), one observer"),
+    "notify_declared": ("ns", ["tracked", "OpenCombine"], "one change of x, observed through a cache-backed doubled that declares x"),
+    "notify_chain5_replace_first": ("ns", ["Observation"], "a replaced (two whole chains alternate) in \\.a.b.c.d.e"),
+    "observe_unobserve_equal_literal": ("ns", [], "observe_unobserve, unobserve given an equal key path that is another object"),
+    "observe_unobserve_initial": ("ns", ["OpenCombine"], "observe_unobserve with .initial (OpenCombine's sink delivers the current value too)"),
+    "teardown_fifo_1e5": ("ns", [], "one of 1e5 tokens on one property invalidated, oldest first"),
+    "teardown_lifo_1e5": ("ns", [], "one of 1e5 tokens on one property invalidated, newest first"),
     "stream_set_await": ("ns", ["Observation", "OpenCombine", "asyncStream"], "one set, then the stream's next() returns it"),
     "teardown_1e3": ("ns", [], "one observation removed by releasing a controller of 1e3"),
     "teardown_1e4": ("ns", [], "one observation removed by releasing a controller of 1e4"),
@@ -64,6 +77,7 @@ CALLGRIND_NAMES = {
     "didSetClosure": "didset",
     "plainStored": "plain",
     "asyncStream": "asyncstream",
+    "tracked": "tracked",
 }
 
 
@@ -234,6 +248,39 @@ def goals(entries):
     versus_peer("stream_set_await ≤ 0.5 × Observations'", "stream_set_await", "Observation", 0.5)
     versus_peer("stream_set_await ≤ 1 × an AsyncStream fed by an OpenCombine sink", "stream_set_await", "OpenCombine", 1)
     versus_ours("teardown_1e5 per observation ≤ 1.5 × teardown_1e3's", "teardown_1e5", "teardown_1e3", 1.5)
+    # Issue 34's shapes.
+    versus_ours(
+        "array_append_observed_10k ≤ 1.2 × array_append_observed_1k",
+        "array_append_observed_10k", "array_append_observed_1k", 1.2,
+    )
+    versus_ours("array_append_observed_1k ≤ 3 × notify_1", "array_append_observed_1k", "notify_1", 3)
+    versus_peer(
+        "array_append_unobserved_10k ≤ 5 × a plain append", "array_append_unobserved_10k", "plainStored", 5
+    )
+    versus_ours("array_insert_remove_chain ≤ 3 × notify_1", "array_insert_remove_chain", "notify_1", 3)
+    versus_ours("notify_string_key ≤ 1.5 × notify_1", "notify_string_key", "notify_1", 1.5)
+    set_by_name = instructions("set_by_name_unobserved")
+    rows.append((
+        "set_by_name_unobserved ≤ 400 instructions",
+        f"{set_by_name:,} instructions" if set_by_name is not None else "not measured",
+        "",
+        set_by_name <= 400 if set_by_name is not None else None,
+    ))
+    versus_ours("set_by_name_observed ≤ 2 × notify_1", "set_by_name_observed", "notify_1", 2)
+    versus_ours("notify_fanout_10 per observer ≤ 0.6 × notify_1", "notify_fanout_10", "notify_1", 0.6)
+    versus_peer("notify_declared ≤ 1.2 × the tracked equivalent", "notify_declared", "tracked", 1.2)
+    versus_peer("notify_declared ≤ 0.5 × OpenCombine's map", "notify_declared", "OpenCombine", 0.5)
+    versus_ours("notify_chain5_replace_first ≤ 6 × notify_1", "notify_chain5_replace_first", "notify_1", 6)
+    versus_ours("notify_chain_replace ≤ 3 × notify_1", "notify_chain_replace", "notify_1", 3)
+    versus_ours("notify_computed ≤ 3 × notify_1", "notify_computed", "notify_1", 3)
+    versus_ours(
+        "observe_unobserve_equal_literal ≤ 1.05 × observe_unobserve",
+        "observe_unobserve_equal_literal", "observe_unobserve", 1.05,
+    )
+    versus_ours(
+        "observe_unobserve_initial ≤ 1.5 × observe_unobserve", "observe_unobserve_initial", "observe_unobserve", 1.5
+    )
+    versus_ours("teardown_fifo_1e5 ≤ 1.5 × teardown_lifo_1e5", "teardown_fifo_1e5", "teardown_lifo_1e5", 1.5)
     memory = ours("memory_per_registration")
     rows.append((
         "memory_per_registration ≤ 200 bytes",

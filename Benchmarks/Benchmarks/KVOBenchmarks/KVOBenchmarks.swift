@@ -11,6 +11,7 @@ import Benchmark
 let benchmarks: @Sendable () -> Void = {
     registerSetBenchmarks()
     registerNotifyBenchmarks()
+    registerShapeBenchmarks()
     registerBridgedBenchmarks()
     registerKeyPathBenchmarks()
     registerLifecycleBenchmarks()
