@@ -167,3 +167,46 @@ extension Array {
     /// The one element of a one-element array; nil otherwise.
     var only: Element? { count == 1 ? first : nil }
 }
+
+/// Properties of three shapes for comparing string and typed records: a plain value, an optional and
+/// an optional of an optional.
+final class Shapes: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var count = 0
+    @Observed var label: String? = nil
+    @Observed var nested: Int?? = .some(nil)
+}
+
+/// A base class declaring what affects `total`, and a subclass declaring something else for the same
+/// key path: each class's own answer applies.
+class DeclaringBase: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var first = 0
+    @Observed var second = 0
+    var cachedTotal = 0
+    /// Behind a cache, so it reports its own read (what lets a chain find its declarations).
+    var total: Int {
+        accessValue(for: \.total)
+        return cachedTotal
+    }
+
+    class func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \DeclaringBase.total ? [\DeclaringBase.first] : []
+    }
+}
+
+final class DeclaringSub: DeclaringBase {
+    override class func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
+        keyPath == \DeclaringBase.total ? [\DeclaringBase.second] : []
+    }
+}
+
+/// Holds a `DeclaringBase`, which may be a `DeclaringSub`: `\.link.total` asks the object's own class.
+final class DeclaringHolder: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var link: DeclaringBase
+
+    init(_ link: DeclaringBase) {
+        self.link = link
+    }
+}
