@@ -43,7 +43,10 @@ extension KeyValueObservable {
     ///   ``validateKeyPath(_:)`` checks; `.nilLink` for a nil link (naming it and the type it is declared
     ///   as); `.typeMismatch` for a value not of the property's type (naming the expected type).
     public func setValue(_ value: Any?, atKeyPath path: String) throws(KVOError) {
-        let names = path.split(separator: ".", omittingEmptySubsequences: false)
+        // (One name, the common case, is the path itself: no array of names.)
+        let names =
+            path.utf8.contains(UInt8(ascii: "."))
+            ? path.split(separator: ".", omittingEmptySubsequences: false) : [Substring(path)]
         var holder: any KeyValueObservable = self
         for (index, name) in names.enumerated() {
             let isLast = index == names.count - 1

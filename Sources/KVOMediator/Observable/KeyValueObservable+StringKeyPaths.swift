@@ -139,9 +139,13 @@ enum StringComponent {
 
     /// The component `name` of objects of `type`, if it names one.
     static func find(_ name: Substring, in type: AnyObject.Type) -> StringComponent? {
-        if let keyPath = (type as? any KeyValueObservable.Type)?.keyPath(forKey: String(name)) {
-            return .named(keyPath)
-        }
+        if let observable = type as? any KeyValueObservable.Type { return find(name, in: observable) }
+        return ObservedFields.field(named: name, in: type).map(StringComponent.field)
+    }
+
+    /// The component `name` of objects of `type` (a class known to be observable: no cast to find it out).
+    static func find(_ name: Substring, in type: any KeyValueObservable.Type) -> StringComponent? {
+        if let keyPath = type.keyPath(forKey: String(name)) { return .named(keyPath) }
         return ObservedFields.field(named: name, in: type).map(StringComponent.field)
     }
 

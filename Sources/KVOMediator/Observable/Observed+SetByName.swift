@@ -11,7 +11,7 @@ extension Observed {
     /// says the storage there is an `Observed<Value>`: the store is of that type, through its address,
     /// as the setter's own slow path (`_setObserved`) makes it.
     static func set(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
-        guard let value = newValue as? Value else { return false }
+        guard let value = exactly(newValue) ?? newValue as? Value else { return false }
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else {
             FieldAddress(of: object, at: field).pointer(to: Self.self).pointee.value = value
@@ -19,5 +19,15 @@ extension Observed {
         }
         _setObserved(object, to: value, registrar: registrar, field: field)
         return true
+    }
+
+    /// `newValue` when it is exactly a `Value` (the common case): told by comparing its type, where the
+    /// cast (`as?`) costs two runtime casts, out of the optional and out of the existential.
+    private static func exactly(_ newValue: Any?) -> Value? {
+        guard let newValue else { return nil }
+        func open<Given>(_ given: Given) -> Value? {
+            Given.self == Value.self ? reinterpret(given, as: Value.self) : nil
+        }
+        return _openExistential(newValue, do: open)
     }
 }
