@@ -75,14 +75,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func append(_ element: Element) {
         if _mutateUnannounced({ $0.append(element) }) { return }
-        insert(element, at: _withCurrent(\.count))
+        insert(element, at: _withCurrent { $0.count })
     }
 
     /// Appends elements: one `.insertion` at `[count..<count + n]`.
     @inlinable
     public func append(contentsOf newElements: some Sequence<Element>) {
         let newElements = Array(newElements)
-        let count = _withCurrent(\.count)
+        let count = _withCurrent { $0.count }
         insert(newElements, at: IndexSet(integersIn: count..<count + newElements.count))
     }
 
@@ -90,7 +90,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func insert(_ element: Element, at index: Int) {
         precondition(
-            index >= 0 && index <= _withCurrent(\.count),
+            index >= 0 && index <= _withCurrent { $0.count },
             "KVOMutableArray.insert: index \(index) is beyond the end of the array"
         )
         mutate(.insertion, at: IndexSet(integer: index), removed: nil, inserted: [element]) { array in
@@ -115,7 +115,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         )
         guard !indexes.isEmpty else { return }
         precondition(
-            indexes.last! < _withCurrent(\.count) + newElements.count,
+            indexes.last! < _withCurrent { $0.count } + newElements.count,
             "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
         )
         mutate(.insertion, at: indexes, removed: nil, inserted: newElements) { array in
@@ -170,13 +170,13 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     @discardableResult
     public func removeLast() -> Element {
-        remove(at: _withCurrent(\.count) - 1)
+        remove(at: _withCurrent { $0.count } - 1)
     }
 
     /// Removes every element: one `.removal` at `[0..<count]` (nothing is announced if already empty).
     @inlinable
     public func removeAll() {
-        remove(at: IndexSet(integersIn: 0..<_withCurrent(\.count)))
+        remove(at: IndexSet(integersIn: 0..<_withCurrent { $0.count }))
     }
 
     /// Replaces the element at `index`: a `.replacement` at `[index]`.
