@@ -395,6 +395,18 @@ def markdown(runs, entries, callgrind_note):
 
     lines += [
         "",
+        "## What each callback is given",
+        "",
+        "The peers do not hand their callbacks the same thing, which the rows compare as they are:",
+        "",
+        "- **ours**: a `KVOChange` with the old and the new value (`[.new, .old]`), after the set; a collection",
+        "  proxy's record also carries the kind and the indexes, and the inserted or removed elements.",
+        "- **Observation**: `withObservationTracking`'s `onChange` runs once, at `willSet`, with no value; the",
+        "  relay registers again and reads the property then, so it sees the *old* value, never the new one.",
+        "- **OpenCombine**: `$x.sink` gets the new value only, at `willSet` (`@Published`), and its subscription",
+        "  delivers the current value at once: compare it with `observe_unobserve_initial`, which does too.",
+        "- **didSetClosure**: a `didSet` calling one closure with the old and the new value (the floor).",
+        "",
         "## Results",
         "",
         "Time is nanoseconds per operation; mallocs per operation; instructions per operation from callgrind",
