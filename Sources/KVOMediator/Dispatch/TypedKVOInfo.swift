@@ -171,8 +171,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// Delivers the `.initial` record, if asked for, synchronously.
     func deliverInitial(_ value: Value, to object: Object) {
         guard options.contains(.initial) else { return }
-        let change = KVOChange<Value>(newValue: options.contains(.new) ? value : nil, holder: self)
-        deliverInitialRecord { callRecord(object: object, change) }
+        // The record is built by the box's function, where its type is concrete, as a set's is: one of a
+        // generic type made here looked up its metadata, and its value's, at each step.
+        withUnsafePointer(to: value) { pointer in
+            deliverInitialRecord {
+                callDirect(object: object, oldValue: nil, newValue: ValueAddress(pointer), type: Value.self, isPrior: false)
+            }
+        }
     }
 
     override func priorCollection<Source: AnyObject, Elements>(
