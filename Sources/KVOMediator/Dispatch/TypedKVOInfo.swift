@@ -175,7 +175,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // generic type made here looked up its metadata, and its value's, at each step.
         withUnsafePointer(to: value) { pointer in
             deliverInitialRecord {
-                callDirect(object: object, oldValue: nil, newValue: ValueAddress(pointer), type: Value.self, isPrior: false)
+                callDirect(
+                    object: object,
+                    oldValue: nil,
+                    newValue: ValueAddress(pointer),
+                    type: Value.self,
+                    isPrior: false
+                )
             }
         }
     }
