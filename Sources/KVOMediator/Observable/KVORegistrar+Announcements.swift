@@ -121,6 +121,13 @@ extension KVORegistrar {
         guard _hasObservers else {
             return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
         }
+        if let storage,
+            announcedDirectly(
+                of: object, keyPath, storage, kind: kind, indexes: indexes, removed: removed, inserted: inserted, apply
+            )
+        {
+            return
+        }
         // The property's one read, known from its storage; any other key path's, by evaluating it.
         let accesses =
             if let storage {
@@ -158,6 +165,41 @@ extension KVORegistrar {
                 newElements: inserted
             )
         }
+    }
+
+    /// A mutation of the `@Observed` collection at `storage` whose every registration takes its kind and
+    /// indexes (the property's own, chains and string key paths ending at it): announced from the
+    /// mutation's own elements, with no list of reads, of registrations or of captured values. False,
+    /// with nothing done, when some registration re-reads (a computed property, a value stream) or the
+    /// property is announced by hand.
+    private func announcedDirectly<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        _ storage: ObservedStorageField,
+        kind: KVOChangeKind,
+        indexes: IndexSet?,
+        removed: Collection?,
+        inserted: Collection?,
+        _ apply: (inout Collection) -> Void
+    ) -> Bool {
+        guard Observed<Collection>.notifiesAutomatically(field: storage.field, of: object) else { return false }
+        let infos = infos(for: .field(storage.field))
+        let slotKey = LeafWord.slot(self, field: storage.field)
+        guard !infos.isEmpty, infos.allSatisfy({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) else {
+            return false
+        }
+        infos.forEachObserver { $0.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed) }
+        applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
+        infos.forEachObserver {
+            $0.changeCollection(
+                object: object,
+                kind: kind,
+                indexes: indexes,
+                oldElements: removed,
+                newElements: inserted
+            )
+        }
+        return true
     }
 
     /// Writes a collection mutation: in place in `storage`, reported to Observation around it as the
