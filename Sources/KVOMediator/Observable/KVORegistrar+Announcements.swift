@@ -42,11 +42,6 @@ extension KVORegistrar {
         }
     }
 
-    /// The registrations on `slot`.
-    func infos(for slot: SlotKey) -> SlotObservers {
-        withState { state in state.entryIndex(for: slot).map { state.entry(at: $0).infos } ?? SlotObservers() }
-    }
-
     /// The reads of this object's slots that evaluating `keyPath` makes (its own slots, found by probing).
     func accesses<Object: KeyValueObservable, Value>(
         readBy keyPath: KeyPath<Object, Value>,

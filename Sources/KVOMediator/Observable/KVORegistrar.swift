@@ -215,6 +215,16 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
+    /// The registrations on `slot` (read in place: `withState` copies the table).
+    func infos(for slot: SlotKey) -> SlotObservers {
+        spinLock.withLock {
+            withUnsafeMutablePointer(to: &state) { state in
+                guard let index = state.pointee.entryIndex(for: slot) else { return SlotObservers() }
+                return index == 0 ? state.pointee.firstSlot!.infos : state.pointee.slots[index - 1].infos
+            }
+        }
+    }
+
     /// The typed key path that read `slot` first, if one did (read in place: `withState` copies the table).
     func wrappedKeyPath(of slot: SlotKey) -> AnyKeyPath? {
         spinLock.withLock {

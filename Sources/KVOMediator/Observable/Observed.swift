@@ -146,8 +146,14 @@ public struct Observed<Value> {
 
     /// Whether the `@Observed` storage at byte offset `field` of `object` (an `Observed<Value>`, as the
     /// caller knows from the wrapped key path that read it) announces its sets.
+    ///
+    /// The flag is found right after the value (a struct's stored properties lie in declaration order, and
+    /// a `Bool` needs no padding): from `Value`'s size, which asks the runtime nothing more, where the
+    /// offset of its key path looked up this `Observed<Value>`'s metadata and its key path at each call
+    /// (debug builds check the two agree).
     static func notifiesAutomatically(field: Int, of object: AnyObject) -> Bool {
-        guard let flag = MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies) else { return true }
+        let flag = MemoryLayout<Value>.size
+        assert(flag == MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies))
         return FieldAddress(of: object, at: field).load(fromByteOffset: flag, as: Bool.self)
     }
 }
