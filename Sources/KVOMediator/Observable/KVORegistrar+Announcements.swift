@@ -118,7 +118,14 @@ extension KVORegistrar {
         }
         if let storage,
             announcedDirectly(
-                of: object, keyPath, storage, kind: kind, indexes: indexes, removed: removed, inserted: inserted, apply
+                of: object,
+                keyPath,
+                storage,
+                kind: kind,
+                indexes: indexes,
+                removed: removed,
+                inserted: inserted,
+                apply
             )
         {
             return
