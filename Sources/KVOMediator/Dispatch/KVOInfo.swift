@@ -126,6 +126,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         return object.load()
     }
 
+    override final var sendsPriorRecords: Bool {
+        options.contains(.prior)
+    }
+
     override final var wantsWholeValues: Bool {
         get { wholeValuesWanted }
         set { wholeValuesWanted = newValue }

@@ -190,7 +190,11 @@ extension KVORegistrar {
         guard !infos.isEmpty, infos.allSatisfy({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) else {
             return false
         }
-        infos.forEachObserver { $0.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed) }
+        infos.forEachObserver { info in
+            if info.sendsPriorRecords {
+                info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
+            }
+        }
         applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
         infos.forEachObserver {
             $0.changeCollection(

@@ -160,6 +160,10 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
     func changeEvaluated(captured: CapturedValue) { subclassOverrides() }
 
+    /// Whether it sends a prior record before each change (`.prior`): asked before the collection
+    /// mutations' generic `priorCollection`, whose call alone costs more than the question.
+    var sendsPriorRecords: Bool { subclassOverrides() }
+
     /// Before a collection mutation of the slot whose value is this registration's: the prior record.
     func priorCollection<Object: AnyObject, Elements>(
         object: Object,
