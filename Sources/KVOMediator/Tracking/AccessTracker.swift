@@ -21,6 +21,8 @@ final class AccessTracker: ReadRecorder {
         var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
         var nextUndeclared: Int = 0
         var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+        var declaredAnswers: [DeclaredAnswer] = []
+        var nextDeclaredAnswer: Int = 0
     }
 
     var accesses: [Access] {
@@ -197,7 +199,8 @@ final class AccessTracker: ReadRecorder {
         // (Only for a registration: probing what a key path reads, to announce a change of it, is
         // about that key path's own storage.)
         guard registration != nil else { return false }
-        let (declared, fields) = DeclaredKeyPaths.declared(affecting: keyPath, on: object)
+        let answer = declaredAnswer(affecting: keyPath, of: object)
+        let (declared, fields) = (answer.declared, answer.fields)
         guard !declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
         for (affecting, field) in zip(declared, fields) {
@@ -222,6 +225,29 @@ final class AccessTracker: ReadRecorder {
             readDeclared(affecting: affecting, of: object)
         }
         return true
+    }
+
+    /// What `object`'s class declares affecting `keyPath`: from the last few answers this tracker found
+    /// (kept while it is recycled, as `undeclaredFields` are: per thread, looked up with no lock), else
+    /// asked of the class and kept, replacing the oldest. None are kept with caches off.
+    private func declaredAnswer<Object: KeyValueObservable>(
+        affecting keyPath: AnyKeyPath,
+        of object: Object
+    ) -> DeclaredAnswer {
+        let type = ObjectIdentifier(Swift.type(of: object))
+        for index in fields.guarded.declaredAnswers.indices
+        where fields.guarded.declaredAnswers[index].answers(keyPath, type: type) {
+            return fields.guarded.declaredAnswers[index]
+        }
+        let answer = DeclaredAnswer(affecting: keyPath, on: object)
+        guard Self.remembersUndeclaredFields else { return answer }
+        if fields.guarded.declaredAnswers.count < Self.undeclaredFieldsKept {
+            fields.guarded.declaredAnswers.append(answer)
+        } else {
+            fields.guarded.declaredAnswers[fields.guarded.nextDeclaredAnswer] = answer
+            fields.guarded.nextDeclaredAnswer = (fields.guarded.nextDeclaredAnswer + 1) % Self.undeclaredFieldsKept
+        }
+        return answer
     }
 
     /// `readDeclared(affecting:of:)` for a read of the `@Observed` property at `field` of `object`,
