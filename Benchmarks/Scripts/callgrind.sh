@@ -11,7 +11,10 @@
 # setup, one-time costs and teardown cancelling out (a scenario with a divisor d in `--list` runs at
 # LOW/d and HIGH/d). Counts are deterministic (one thread, and
 # SWIFT_DETERMINISTIC_HASHING=1), so machine load does not change them: compare two tables to
-# see what a change costs. The build and the runs each hold /tmp/kvo-build.lock, so do not wrap
+# see what a change costs. Valgrind's `--collect-bus` also counts the atomic read-modify-writes (x86's
+# locked instructions: compare-and-exchange, exchange, fetch-add, which every retain, release, try-retain,
+# lock and gate operation is); they are reported per operation beside the instructions, with one decimal.
+# The build and the runs each hold /tmp/kvo-build.lock, so do not wrap
 # this script in that flock yourself. Needs valgrind (apt-get install -y valgrind). A full run took
 # 220 s after the build at b9d0071, two thirds of it the scenarios of crowds (their setups, and k1000's
 # and m10000's operations, which grow with the crowd), plus the first release build.
@@ -50,22 +53,24 @@ while read -r name scenario_divisor; do
 done < <("$binary" --list)
 ((${#scenarios[@]} > 0)) || { echo "no scenario matches '$filter'; see: $built --list" >&2; exit 1; }
 
-# The instructions callgrind counted for one run of a scenario (all threads, start to exit).
+# The instructions and the atomic read-modify-writes ("global bus events") callgrind counted for one run
+# of a scenario (all threads, start to exit), as "<instructions> <atomics>".
 instructions() {
     local log="$work/valgrind.log"
-    if ! SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+    if ! SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --collect-bus=yes --callgrind-out-file=/dev/null \
         "$binary" "$1" "$2" >/dev/null 2>"$log"; then
         echo "$1 $2 failed under valgrind:" >&2
         cat "$log" >&2
         return 1
     fi
     local collected
-    collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$log")
+    collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\) \([0-9]*\)$/\1 \2/p' "$log")
     [[ -n $collected ]] || { echo "no 'Collected :' line for $1 $2:" >&2; cat "$log" >&2; return 1; }
     echo "$collected"
 }
 
 declare -A cost  # "<metric>.<column>" -> instructions per operation
+declare -A atomics  # "<metric>.<column>" -> atomic read-modify-writes per operation
 declare -A floor_name  # metric -> the floor implementation's name
 metrics=()
 
@@ -74,13 +79,15 @@ measure() {
     for scenario in "${scenarios[@]}"; do
         scenario_low=$((low / divisor[$scenario]))
         scenario_high=$((high / divisor[$scenario]))
-        a=$(instructions "$scenario" "$scenario_low")
-        b=$(instructions "$scenario" "$scenario_high")
+        read -r a a_atomics < <(instructions "$scenario" "$scenario_low")
+        read -r b b_atomics < <(instructions "$scenario" "$scenario_high")
         per_operation=$(awk -v a="$a" -v b="$b" -v n=$((scenario_high - scenario_low)) \
             'BEGIN { printf "%.0f", (b - a) / n }')
-        printf '%-40s %8s instructions / op   (Ir %s at %s, %s at %s)\n' \
-            "$scenario" "$per_operation" "$a" "$scenario_low" "$b" "$scenario_high" >&2
-        echo "$scenario $per_operation"
+        atomics_per_operation=$(awk -v a="$a_atomics" -v b="$b_atomics" -v n=$((scenario_high - scenario_low)) \
+            'BEGIN { printf "%.1f", (b - a) / n }')
+        printf '%-40s %8s instructions / op %6s atomics / op   (Ir %s at %s, %s at %s)\n' \
+            "$scenario" "$per_operation" "$atomics_per_operation" "$a" "$scenario_low" "$b" "$scenario_high" >&2
+        echo "$scenario $per_operation $atomics_per_operation"
     done
 }
 
@@ -90,7 +97,7 @@ flock 9
 results=$(measure)
 flock -u 9
 
-while read -r scenario per_operation; do
+while read -r scenario per_operation atomics_per_operation; do
     metric=${scenario%%.*}
     implementation=${scenario#*.}
     case $implementation in
@@ -103,6 +110,7 @@ while read -r scenario per_operation; do
     [[ -v "cost[$metric.ours]" || -v "cost[$metric.observation]" || -v "cost[$metric.opencombine]" ||
         -v "cost[$metric.floor]" ]] || metrics+=("$metric")
     cost[$metric.$column]=$per_operation
+    atomics[$metric.$column]=$atomics_per_operation
 done <<<"$results"
 
 # 1234567 -> 1,234,567
@@ -121,6 +129,10 @@ cell() {
     fi
 }
 
+atomics_cell() {
+    if [[ -v "atomics[$1.$2]" ]]; then echo "${atomics[$1.$2]}"; else echo "—"; fi
+}
+
 table() {
     echo "| metric | ours | observation | opencombine | floor |"
     echo "| --- | ---: | ---: | ---: | ---: |"
@@ -130,8 +142,21 @@ table() {
     done
 }
 
+atomics_table() {
+    echo "| metric | ours | observation | opencombine | floor |"
+    echo "| --- | ---: | ---: | ---: | ---: |"
+    local metric
+    for metric in "${metrics[@]}"; do
+        echo "| $metric | $(atomics_cell "$metric" ours) | $(atomics_cell "$metric" observation) | $(atomics_cell "$metric" opencombine) | $(atomics_cell "$metric" floor) |"
+    done
+}
+
 echo
 table
+echo
+echo "Atomic read-modify-writes per operation:"
+echo
+atomics_table
 elapsed=$((SECONDS - started))
 echo
 echo "Took ${elapsed} s." >&2
@@ -152,15 +177,18 @@ if ((${#dirty[@]} > 0)); then
 fi
 
 # The same counts for Scripts/summarize.py, which puts them beside the times in RESULTS.md:
-# {"generated", "commit" (full), "uncommitted" (paths), "low", "high", "instructions": {scenario: count}}.
+# {"generated", "commit" (full), "uncommitted" (paths), "low", "high", "instructions": {scenario: count},
+#  "atomics": {scenario: atomic read-modify-writes per operation}}.
 echo "$results" >"$work/results"
 python3 - "$work/results" "$generated" "$full_commit" "$low" "$high" "${dirty[@]}" >callgrind.json <<'PYTHON'
 import json, sys
 results, generated, commit, low, high, *uncommitted = sys.argv[1:]
 with open(results) as file:
-    instructions = {name: int(count) for name, count in (line.split() for line in file if line.strip())}
+    rows = [line.split() for line in file if line.strip()]
+instructions = {name: int(count) for name, count, _ in rows}
+atomics = {name: float(count) for name, _, count in rows}
 document = {"generated": generated + " UTC", "commit": commit, "uncommitted": uncommitted,
-            "low": int(low), "high": int(high), "instructions": instructions}
+            "low": int(low), "high": int(high), "instructions": instructions, "atomics": atomics}
 print(json.dumps(document, indent=2))
 PYTHON
 echo "Wrote $benchmarks/callgrind.json" >&2
@@ -185,6 +213,16 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "instructions, contended or not. RESULTS.md has the times."
     echo
     table
+    echo
+    echo "## Atomic read-modify-writes per operation"
+    echo
+    echo "An atomic read-modify-write (a compare-and-exchange, an exchange, a fetch-add: each retain, release"
+    echo "and try-retain of an object, each lock and unlock, each gate's enter and leave) costs a few"
+    echo "instructions but 6 ns or more on some CPUs, where a plain instruction costs a fraction of one."
+    echo "Callgrind counts them (\`--collect-bus=yes\`, its \"global bus events\": x86's locked instructions) in"
+    echo "the same runs, and a cell is the same difference divided by the same count, to one decimal."
+    echo
+    atomics_table
     echo
     echo "- **set_unobserved**: one set of a property nobody observes (floor: a plain stored property)."
     echo "- **notify_1**: one change delivered to one observer, set to end of callback (ours: a KVOController"

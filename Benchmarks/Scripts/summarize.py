@@ -119,12 +119,14 @@ def value(runs, metric, implementation):
     return run["bytes"] if metric.startswith("memory") else run["ns"]
 
 
-def build_metrics(runs, counts):
+def build_metrics(runs, counts, atomic_counts=None):
     """The entries of results.json, in METRICS order, for the metrics that ran.
 
     `counts` is callgrind's {scenario: instructions per operation} (empty without callgrind.json); an
-    entry's "instructions" has a count for each implementation that has a scenario.
+    entry's "instructions" has a count for each implementation that has a scenario, and its "atomics"
+    the atomic read-modify-writes per operation from `atomic_counts` ({scenario: count}), where known.
     """
+    atomic_counts = atomic_counts or {}
     entries = []
     for metric, (unit, peers, _) in METRICS.items():
         if metric in THREAD_METRICS:
@@ -150,6 +152,13 @@ def build_metrics(runs, counts):
         }
         if instructions:
             entry["instructions"] = instructions
+        atomics = {
+            implementation: count
+            for implementation in ["ours"] + list(entry["peers"])
+            if (count := instruction_count(atomic_counts, metric, implementation)) is not None
+        }
+        if atomics:
+            entry["atomics"] = atomics
         entries.append(entry)
     return entries
 
@@ -213,6 +222,14 @@ def goals(entries):
     versus_peer("notify_1 ≤ 0.2 × OpenCombine's", "notify_1", "OpenCombine", 0.2)
     versus_peer("notify_1 ≤ 0.05 × Observation's", "notify_1", "Observation", 0.05)
     versus_peer("notify_1 ≤ 25 × the didSet closure", "notify_1", "didSetClosure", 25)
+    versus_peer("notify_1 ≤ 4 × the didSet closure", "notify_1", "didSetClosure", 4)
+    atomics = by_name.get("notify_1", {}).get("atomics", {}).get("ours")
+    rows.append((
+        "notify_1 ≤ 4 atomic read-modify-writes (callgrind's count)",
+        f"{atomics:g} per notification" if atomics is not None else "not measured",
+        "",
+        atomics <= 4 if atomics is not None else None,
+    ))
     versus_peer(
         "set_unobserved_bridged ≤ 1 × Observation's (a class bridged to Observation)",
         "set_unobserved_bridged", "Observation", 1.0,
@@ -325,9 +342,10 @@ def machine():
 
 
 def load_callgrind(path):
-    """callgrind.json's counts and a sentence saying where they come from (None, None without it)."""
+    """callgrind.json's instruction and atomic counts and a sentence saying where they come from ({}, {}, None
+    without it)."""
     if path is None or not os.path.exists(path):
-        return {}, None
+        return {}, {}, None
     with open(path) as file:
         document = json.load(file)
     commit = document["commit"]
@@ -346,7 +364,7 @@ def load_callgrind(path):
             f" **They may be stale**: {', '.join(changed)} changed since {commit[:7]}; run `Scripts/callgrind.sh`"
             " again for counts of this code."
         )
-    return document["instructions"], note
+    return document["instructions"], document.get("atomics", {}), note
 
 
 def measured_code_changed_since(commit):
@@ -410,11 +428,13 @@ def markdown(runs, entries, callgrind_note):
         "## Results",
         "",
         "Time is nanoseconds per operation; mallocs per operation; instructions per operation from callgrind",
-        "(— where no scenario measures that row); `ours ÷` is ours divided by that row (below 1 means ours is",
-        "cheaper).",
+        "(— where no scenario measures that row); atomics per operation are the atomic read-modify-writes",
+        "(compare-and-exchange, exchange, fetch-add: each retain, release, try-retain, lock, unlock and gate",
+        "step) that callgrind counted in the same runs (`--collect-bus`); each costs about 6 ns on some Intel",
+        "CPUs whatever its instructions. `ours ÷` is ours divided by that row (below 1 means ours is cheaper).",
         "",
-        "| metric | one operation | implementation | median | instructions / op | mallocs / op | ours ÷ | samples |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |",
+        "| metric | one operation | implementation | median | instructions / op | atomics / op | mallocs / op | ours ÷ | samples |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for entry in entries:
         metric, unit = entry["name"], entry["unit"]
@@ -424,9 +444,9 @@ def markdown(runs, entries, callgrind_note):
                 run = runs[(metric, implementation)]
                 lines.append(
                     f"| {metric} | {what} | {implementation} ({run['operations']:,} sets) "
-                    f"| {fmt(run['ns'] * run['operations'] / 1e6)} ms | | {fmt(run['mallocs'])} | | {run['samples']} |"
+                    f"| {fmt(run['ns'] * run['operations'] / 1e6)} ms | | | {fmt(run['mallocs'])} | | {run['samples']} |"
                 )
-            lines.append(f"| {metric} | | **ratio** | **{entry['ours']:.3f}** | | | | |")
+            lines.append(f"| {metric} | | **ratio** | **{entry['ours']:.3f}** | | | | | |")
             continue
         suffix = " bytes" if unit == "bytes" else " ns"
         implementations = [("ours", entry["ours"])] + list(entry["peers"].items())
@@ -436,8 +456,10 @@ def markdown(runs, entries, callgrind_note):
             name = f"**{implementation}**" if implementation == "ours" else implementation
             count = entry.get("instructions", {}).get(implementation)
             instructions = f"{count:,}" if count is not None else "—"
+            atomic_count = entry.get("atomics", {}).get(implementation)
+            atomics = f"{atomic_count:g}" if atomic_count is not None else "—"
             lines.append(
-                f"| {metric} | {what} | {name} | {fmt(figure)}{suffix} | {instructions} | {fmt(run['mallocs'])} "
+                f"| {metric} | {what} | {name} | {fmt(figure)}{suffix} | {instructions} | {atomics} | {fmt(run['mallocs'])} "
                 f"| {ratio} | {run['samples']} |"
             )
 
@@ -502,9 +524,9 @@ def main():
     if len(sys.argv) not in (4, 5):
         sys.exit(__doc__)
     source, markdown_path, json_path = sys.argv[1:4]
-    counts, callgrind_note = load_callgrind(sys.argv[4] if len(sys.argv) == 5 else None)
+    counts, atomic_counts, callgrind_note = load_callgrind(sys.argv[4] if len(sys.argv) == 5 else None)
     runs = load(source)
-    entries = build_metrics(runs, counts)
+    entries = build_metrics(runs, counts, atomic_counts)
     with open(json_path, "w") as file:
         json.dump({"metrics": entries}, file, indent=2, ensure_ascii=False)
         file.write("\n")
