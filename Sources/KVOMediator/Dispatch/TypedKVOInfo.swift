@@ -147,7 +147,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     private func isOneProperty(byName accesses: [Access], on object: Object) -> Bool {
         guard readerKind == .flattening, let name = stringKeyPath, !name.contains("."), accesses.count == 1,
             accesses[0].registrar === object.kvoRegistrar, case .field(let field) = accesses[0].slot,
-            case .field(let property)? = StringComponent.find(Substring(name), in: type(of: object))
+            case .field(let property)? = StringComponent.find(name, in: type(of: object))
         else { return false }
         return property.offset == field
     }

@@ -43,33 +43,20 @@ extension KeyValueObservable {
     ///   ``validateKeyPath(_:)`` checks; `.nilLink` for a nil link (naming it and the type it is declared
     ///   as); `.typeMismatch` for a value not of the property's type (naming the expected type).
     public func setValue(_ value: Any?, atKeyPath path: String) throws(KVOError) {
-        // (One name, the common case, is the path itself: no array of names.)
-        let names =
-            path.utf8.contains(UInt8(ascii: "."))
-            ? path.split(separator: ".", omittingEmptySubsequences: false) : [Substring(path)]
+        // One name, the common case, is the path itself: no array of names.
+        guard hasSeparator(path) else {
+            return try setLast(value, named: path, path: path, in: self)
+        }
+        let names = path.split(separator: ".", omittingEmptySubsequences: false)
         var holder: any KeyValueObservable = self
         for (index, name) in names.enumerated() {
-            let isLast = index == names.count - 1
-            guard let component = StringComponent.find(name, in: type(of: holder)) else {
+            guard index < names.count - 1 else {
+                return try setLast(value, named: String(name), path: path, in: holder)
+            }
+            guard let component = StringComponent.find(String(name), in: type(of: holder)) else {
                 // An unknown or empty name: the checks of string observation say which.
                 try validateKeyPath(path)
                 throw KVOError.unknownKey(name, in: type(of: holder), path: path, root: rootName)
-            }
-            guard !isLast else {
-                guard let wasSet = component.set(value, in: holder) else {
-                    throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
-                }
-                guard wasSet else {
-                    throw KVOError.typeMismatch(
-                        setting: value,
-                        path: path,
-                        root: type(of: self),
-                        holder: type(of: holder),
-                        name: name,
-                        declared: component.declaredType
-                    )
-                }
-                return
             }
             let link = component.value(in: holder)
             let linkType = component.declaredType
@@ -85,6 +72,39 @@ extension KeyValueObservable {
                 throw KVOError.unknownKey(names[index + 1], in: type(of: holder), path: path, root: rootName)
             }
             holder = next
+        }
+    }
+
+    /// Whether `path` has more than one name (a loop over its bytes, where `utf8.contains` iterated
+    /// generically).
+    private func hasSeparator(_ path: String) -> Bool {
+        var path = path
+        return path.withUTF8 { bytes in bytes.contains(UInt8(ascii: ".")) }
+    }
+
+    /// Sets the property `name` of `holder`, the last component of `path` (see `setValue(_:atKeyPath:)`).
+    private func setLast(
+        _ value: Any?,
+        named name: String,
+        path: String,
+        in holder: some KeyValueObservable
+    ) throws(KVOError) {
+        guard let component = StringComponent.find(name, in: type(of: holder)) else {
+            try validateKeyPath(path)
+            throw KVOError.unknownKey(Substring(name), in: type(of: holder), path: path, root: rootName)
+        }
+        guard let wasSet = component.set(value, in: holder) else {
+            throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
+        }
+        guard wasSet else {
+            throw KVOError.typeMismatch(
+                setting: value,
+                path: path,
+                root: type(of: self),
+                holder: type(of: holder),
+                name: name,
+                declared: component.declaredType
+            )
         }
     }
 
@@ -141,6 +161,13 @@ extension KeyValueObservable {
     private var rootName: String { String(describing: type(of: self)) }
 }
 
+/// `value` as a `Value`, as a set by name takes it (Swift's `as?`): nil is a value of an optional `Value`
+/// only, and the value itself is cast, not the `Any?` holding it, which `as? Any` would take as it is.
+func valueForSet<Value>(_ value: Any?, as _: Value.Type) -> Value? {
+    guard let value else { return _isOptional(Value.self) ? Any?.none as? Value : nil }
+    return value as? Value
+}
+
 /// A key path a string key path's component can be set through (``KeyValueObservable/keyPath(forKey:)``):
 /// a `ReferenceWritableKeyPath`, whose setter announces the change as a typed set does.
 protocol WritableByName {
@@ -151,7 +178,7 @@ protocol WritableByName {
 
 extension ReferenceWritableKeyPath: WritableByName {
     func set(_ value: Any?, on root: AnyObject) -> Bool {
-        guard let root = root as? Root, let value = value as? Value else { return false }
+        guard let root = root as? Root, let value = valueForSet(value, as: Value.self) else { return false }
         root[keyPath: self] = value
         return true
     }

@@ -18,7 +18,7 @@ extension KeyValueObservable {
         let names = path.split(separator: ".", omittingEmptySubsequences: false)
         for (index, name) in names.enumerated() {
             guard let observable = current as? any KeyValueObservable,
-                let value = StringComponent.find(name, in: type(of: observable))?.reportedValue(in: observable)
+                let value = StringComponent.find(String(name), in: type(of: observable))?.reportedValue(in: observable)
             else { return nil }
             if index == names.count - 1 { return value }
             current = value as AnyObject
@@ -54,9 +54,9 @@ extension KeyValueObservable {
         // The object at this point of the path, while no link so far was nil.
         var current: AnyObject? = self
         for (index, name) in names.enumerated() {
-            var found = StringComponent.find(name, in: currentType)
+            var found = StringComponent.find(String(name), in: currentType)
             if found == nil, let current, type(of: current) != currentType,
-                let own = StringComponent.find(name, in: type(of: current))
+                let own = StringComponent.find(String(name), in: type(of: current))
             {
                 (found, currentType) = (own, type(of: current))
             }
@@ -138,14 +138,14 @@ enum StringComponent {
     case field(ObservedField)
 
     /// The component `name` of objects of `type`, if it names one.
-    static func find(_ name: Substring, in type: AnyObject.Type) -> StringComponent? {
+    static func find(_ name: String, in type: AnyObject.Type) -> StringComponent? {
         if let observable = type as? any KeyValueObservable.Type { return find(name, in: observable) }
         return ObservedFields.field(named: name, in: type).map(StringComponent.field)
     }
 
     /// The component `name` of objects of `type` (a class known to be observable: no cast to find it out).
-    static func find(_ name: Substring, in type: any KeyValueObservable.Type) -> StringComponent? {
-        if let keyPath = type.keyPath(forKey: String(name)) { return .named(keyPath) }
+    static func find(_ name: String, in type: any KeyValueObservable.Type) -> StringComponent? {
+        if let keyPath = type.keyPath(forKey: name) { return .named(keyPath) }
         return ObservedFields.field(named: name, in: type).map(StringComponent.field)
     }
 

@@ -11,7 +11,24 @@ extension Observed {
     /// says the storage there is an `Observed<Value>`: the store is of that type, through its address,
     /// as the setter's own slow path (`_setObserved`) makes it.
     static func set(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
-        guard let value = exactly(newValue) ?? newValue as? Value else { return false }
+        // A value exactly of the declared type (the common case) is stored from where it lies in the
+        // existential, with no cast and no `Value?` (whose metadata this unspecialised code would look up).
+        if let newValue, type(of: newValue) == Value.self {
+            func open<Given>(_ given: Given) -> Value { reinterpret(given, as: Value.self) }
+            return store(_openExistential(newValue, do: open), field: field, of: object)
+        }
+        return setConverting(newValue, field: field, of: object)
+    }
+
+    /// `set` of a value not exactly a `Value` (nil, a subclass instance, a value for an existential):
+    /// apart, so that the exact case does not prepare this cast's `Value?`.
+    @inline(never)
+    private static func setConverting(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+        guard let value = valueForSet(newValue, as: Value.self) else { return false }
+        return store(value, field: field, of: object)
+    }
+
+    private static func store(_ value: Value, field: Int, of object: some KeyValueObservable) -> Bool {
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else {
             FieldAddress(of: object, at: field).pointer(to: Self.self).pointee.value = value
@@ -19,15 +36,5 @@ extension Observed {
         }
         _setObserved(object, to: value, registrar: registrar, field: field)
         return true
-    }
-
-    /// `newValue` when it is exactly a `Value` (the common case): told by comparing its type, where the
-    /// cast (`as?`) costs two runtime casts, out of the optional and out of the existential.
-    private static func exactly(_ newValue: Any?) -> Value? {
-        guard let newValue else { return nil }
-        func open<Given>(_ given: Given) -> Value? {
-            Given.self == Value.self ? reinterpret(given, as: Value.self) : nil
-        }
-        return _openExistential(newValue, do: open)
     }
 }

@@ -193,8 +193,23 @@ enum ObservedFields {
     }
 
     /// The `@Observed` property called `name` (a subclass's wins over a base class's).
-    static func field(named name: some StringProtocol, in type: AnyObject.Type) -> ObservedField? {
-        of(type).last { $0.name == name }
+    static func field(named name: String, in type: AnyObject.Type) -> ObservedField? {
+        withLayout(of: type) { layout in
+            // (Indexes into the class's own array, where `last(where:)` retained and released it.)
+            var index = layout.fields.endIndex
+            while index > layout.fields.startIndex {
+                index -= 1
+                if layout.fields[index].name == name { return layout.fields[index] }
+            }
+            return nil
+        }
+    }
+
+    /// Calls `body` with the layout of `type`, not retained when the cache has it (a cached layout is
+    /// held for good).
+    private static func withLayout<Result>(of type: AnyObject.Type, _ body: (ObservedLayout) -> Result) -> Result {
+        if let bits = recent.bits(of: type) { return OnceSlots.withObject(bits, as: ObservedLayout.self, body) }
+        return body(layout(of: type))
     }
 
     /// The name of the `@Observed` property whose storage is at `offset`.
@@ -220,11 +235,15 @@ private final class LayoutCache: Sendable {
     }
 
     func layout(of type: AnyObject.Type) -> ObservedLayout? {
+        bits(of: type).map { OnceSlots.withObject($0, as: ObservedLayout.self) { $0 } }
+    }
+
+    /// The address of the layout of `type`, if cached.
+    func bits(of type: AnyObject.Type) -> UInt? {
         guard isOn else { return nil }
         let key = UInt(bitPattern: ObjectIdentifier(type))
         let bits = slots.find(key, from: Self.home(of: key))
-        guard bits != 0 else { return nil }
-        return OnceSlots.withObject(bits, as: ObservedLayout.self) { $0 }
+        return bits != 0 ? bits : nil
     }
 
     func insert(_ layout: ObservedLayout, for type: AnyObject.Type) {

@@ -275,3 +275,34 @@ import Testing
         #expect(account.balance == Double(count))
     }
 }
+
+extension KVCSetterTests {
+    @Test func aPropertyOfAnExistentialTypeIsSetByNameToAValueOfATypeItAdmitsNotToAnOptional() throws {
+        let parcel = Parcel()
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        observer.kvoController.observe(parcel, keyPath: \.contents, options: [.old, .new]) { records.append($2) }
+        try parcel.setValue("book", atKeyPath: "contents")
+        try parcel.setValue(3.5, atKeyPath: "contents")
+        #expect(parcel.contents as? Double == 3.5)
+        #expect(records.changes.map { $0.oldValue.map(String.init(describing:)) } == ["0", "book"])
+        #expect(records.changes.map { $0.newValue.map(String.init(describing:)) } == ["book", "3.5"])
+        #expect(throws: KVOError.self) { try parcel.setValue(nil, atKeyPath: "contents") }  // not optional
+        #expect(parcel.contents as? Double == 3.5)
+        try parcel.setValue(7, atKeyPath: "label")
+        #expect(parcel.label?.description == "7")
+        try parcel.setValue(nil, atKeyPath: "label")
+        #expect(parcel.label == nil)
+        #expect(throws: KVOError.self) { try parcel.setValue((1, 2), atKeyPath: "label") }  // no description
+        #expect(parcel.label == nil)
+        try parcel.setValue("card", atKeyPath: "note")  // through the key path the class names
+        #expect(String(describing: parcel.contents) == "card")
+    }
+
+    @Test func anOptionalBoxedInAnyIsSetByNameAsItsValue() throws {
+        let account = Account()
+        let boxed: Any = Optional("ada@example.com") as Any
+        try account.setValue(boxed, atKeyPath: "email")
+        #expect(account.email == "ada@example.com")
+    }
+}

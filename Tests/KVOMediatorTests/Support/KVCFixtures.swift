@@ -119,3 +119,19 @@ final class NamedReport: KeyValueObservable, @unchecked Sendable {
         }
     }
 }
+
+/// Properties of existential types, set by name with values of many types; `note` is a computed one the
+/// class names by key path.
+final class Parcel: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var contents: Any = 0
+    @Observed var label: (any CustomStringConvertible)? = nil
+    var note: Any {
+        get { contents }
+        set { contents = newValue }
+    }
+
+    static func keyPath(forKey key: String) -> AnyKeyPath? {
+        key == "note" ? \Parcel.note : nil
+    }
+}
