@@ -113,17 +113,21 @@ extension KVOController {
         }
     }
 
-    /// Starts a registration asking for `.initial`, and delivers that record if `keeps()` (apart, so
-    /// that only registrations asking for it look up the metadata of the optional value).
+    /// Starts a registration asking for `.initial`, and delivers that record if `keeps()`.
+    ///
+    /// The value is delivered from the callback the start ends with, which is its last step (nothing is
+    /// locked then): kept in a variable instead, it cost a look-up of `Value?`'s metadata, unspecialised here.
     @inline(never)
     private func startDeliveringInitial<Object: KeyValueObservable, Value>(
         _ info: TypedKVOInfo<Object, Value>,
         on object: Object,
         ifKept keeps: () -> Bool
     ) throws(KVOError) {
-        var initial: Value?
-        try KVODispatcher.shared.start(info, on: object) { initial = $0 }
-        if keeps(), let initial { info.deliverInitial(initial, to: object) }
+        try withoutActuallyEscaping(keeps) { (keeps) throws(KVOError) in
+            try KVODispatcher.shared.start(info, on: object) { initial in
+                if keeps() { info.deliverInitial(initial, to: object) }
+            }
+        }
     }
 }
 

@@ -49,7 +49,7 @@ extension KVOInfo {
     /// a name after the end.
     func learnNameBeforeEnding() {
         // (A registration of one `@Observed` property is named by its slot, which stays after it ends.)
-        guard stringKeyPath == nil, declaredName() == nil, directName() == nil else { return }
+        guard !isNamedByItsSlot, stringKeyPath == nil, declaredName() == nil else { return }
         if namePath != nil { return }
         let reads = dependencySlots()
         if !reads.isEmpty { learn(computedName(reading: reads), isChain: false) }

@@ -110,6 +110,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// For a registration of one `@Observed` property (``isDirect``), the property's name, from its slot.
     func directName() -> String? { nil }
 
+    /// Whether `directName()` names this registration (it is one `@Observed` property): known without
+    /// looking the name up.
+    var isNamedByItsSlot: Bool { false }
+
     /// The key path as people write it: the string it was made with, the type's own name for it, the
     /// chain of properties it follows, or what it reads.
     override final var ownName: String? {

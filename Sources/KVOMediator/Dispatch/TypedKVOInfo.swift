@@ -76,6 +76,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         return ObservedFields.name(at: field, in: Object.self)
     }
 
+    override var isNamedByItsSlot: Bool {
+        guard isDirect, let field = leafWord.slotField else { return false }
+        return ObservedFields.holdsProperty(at: field, in: Object.self)
+    }
+
     /// The key path, typed, when it was given as a typed one (not partial, not a string).
     private var typedKeyPath: KeyPath<Object, Value>? {
         readerKind == .typed ? KnownClass.cast(keyPath, to: KeyPath<Object, Value>.self) : nil
@@ -101,12 +106,21 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ///
     /// - Throws: ``KVOError`` when nothing observable was read (the dispatcher then ends it).
     /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
-    ///   `.initial` record, say); without it, a cached key path is not read at all.
+    ///   `.initial` record, say), as the start's last step, with no lock held; without it, a cached key
+    ///   path is not read at all.
     func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
         if let field = leafWord.directField, let typed = typedKeyPath {
             setLeafWord(.none)
             start(on: object, field: field, keyPath: typed)
-            if let reading { reading(untracked { object[keyPath: typed] }) }
+            guard let reading else { return }
+            // The property's value from its storage, which its getter would read (a key path known to be one
+            // property is its wrapper's getter on this very class: see `DirectSlotCache`), with no key-path
+            // runtime and nothing reported.
+            if ObservedFields.holdsInline(Value.self, at: field, in: type(of: object)) {
+                reading(FieldAddress(of: object, at: field).load(as: Value.self))
+            } else {
+                reading(untracked { object[keyPath: typed] })
+            }
             return
         }
         let last = lastValue

@@ -214,7 +214,20 @@ enum ObservedFields {
 
     /// The name of the `@Observed` property whose storage is at `offset`.
     static func name(at offset: Int, in type: AnyObject.Type) -> String? {
-        of(type).first { $0.offset == offset }?.name
+        withLayout(of: type) { layout in layout.fields.first { $0.offset == offset }?.name }
+    }
+
+    /// Whether an `@Observed` property is stored at `offset` (as `name(at:in:) != nil`, with no name copied).
+    static func holdsProperty(at offset: Int, in type: AnyObject.Type) -> Bool {
+        withLayout(of: type) { layout in layout.links.contains { $0.offset == offset } }
+    }
+
+    /// Whether the `@Observed` property stored at `offset` holds a value of type `value` inline (an
+    /// `Observed<value>`, whose value is the first field of its storage: see `InlineObservedStorage`).
+    static func holdsInline(_ value: Any.Type, at offset: Int, in type: AnyObject.Type) -> Bool {
+        withLayout(of: type) { layout in
+            layout.links.contains { $0.offset == offset && $0.inline != nil && $0.valueType == value }
+        }
     }
 
     /// The names of the `@Observed` properties of `type`, sorted, for error messages.
