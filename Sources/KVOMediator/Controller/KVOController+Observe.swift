@@ -194,6 +194,7 @@ extension KVOController {
     ///     when a component of the path is nil, the value is an `Any` holding `nil`.
     ///   - block: Called for each change.
     /// - Throws: ``KVOError`` for a malformed path or an unknown name; its message lists the valid names.
+    @inlinable
     public func observe<Object: KeyValueObservable>(
         _ object: Object?,
         keyPath: String,
@@ -201,18 +202,31 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
     ) throws {
         guard let object else { return }
+        // The box is made here, where the types are concrete, so that its delivery is specialised (see
+        // `_DeliveryBox`): made in the library, it looked up `KVOChange<Any>`'s metadata on every change.
+        try _observe(object, keyPath: keyPath, options: options, box: _ObserverBlockBox(observer: _observer, block: block))
+    }
+
+    /// `observe(_:keyPath:options:block:)` for a string key path, its callback in `box`.
+    @usableFromInline
+    func _observe<Object: KeyValueObservable>(
+        _ object: Object,
+        keyPath: String,
+        options: KVOOptions,
+        box: _DeliveryBox
+    ) throws {
         try object.validateKeyPath(keyPath)
         let typedKeyPath: KeyPath<Object, Any?> = \Object.[kvoKeyPath: keyPath]
-        var failure: KVOError?
-        register(
+        let info = KVODispatcher.shared.makeRegistration(
             object,
-            reader: .flattening(typedKeyPath),
-            keyPath: typedKeyPath,
-            stringKeyPath: keyPath,
+            reader: TypedKVOInfo<Object, Any>.Reader.flattening(typedKeyPath),
             options: options,
-            onError: { failure = $0 },
-            handler: block
+            owner: self,
+            stringKeyPath: keyPath,
+            box: box
         )
+        var failure: KVOError?
+        register(info, on: object, onError: { failure = $0 })
         if let failure { throw failure }
     }
 
