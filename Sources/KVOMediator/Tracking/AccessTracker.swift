@@ -200,29 +200,36 @@ final class AccessTracker: ReadRecorder {
         // about that key path's own storage.)
         guard registration != nil else { return false }
         let answer = declaredAnswer(affecting: keyPath, of: object)
-        let (declared, fields) = (answer.declared, answer.fields)
-        guard !declared.isEmpty else { return false }
+        guard !answer.declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
-        for (affecting, field) in zip(declared, fields) {
+        let registrar = object.kvoRegistrar
+        // (By index: `zip` retained both arrays again.)
+        for index in answer.declared.indices {
+            let (affecting, field) = (answer.declared[index], answer.fields[index])
             if declaredReads.contains(where: { $0.object == id && sameKeyPath($0.keyPath, affecting) }) { continue }
             declaredReads.append((id, affecting))
             let before = readCount
             // One `@Observed` property: the read its getter reports, without running the getter by key path.
             if let field {
-                readField(field, of: object, on: object.kvoRegistrar) { affecting }
+                readField(field, of: object, on: registrar) { affecting }
             } else {
                 _ = object[keyPath: affecting]
             }
             if readCount == before {
                 record(
                     Access(
-                        registrar: object.kvoRegistrar,
+                        registrar: registrar,
                         slot: .keyPath(affecting),
                         objectType: type(of: object)
                     )
                 )
             }
-            readDeclared(affecting: affecting, of: object)
+            // What the class declares affecting that property (for a property, with the class's "nothing" kept).
+            if let field {
+                readDeclared(affecting: { affecting }, field: field, of: object)
+            } else {
+                readDeclared(affecting: affecting, of: object)
+            }
         }
         return true
     }
@@ -314,7 +321,7 @@ final class AccessTracker: ReadRecorder {
     func clear() {
         // (One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, 300 instructions.)
         while !accesses.isEmpty { accesses.removeLast() }
-        if !declaredReads.isEmpty { declaredReads.removeAll(keepingCapacity: true) }
+        while !declaredReads.isEmpty { declaredReads.removeLast() }
         expectedCount = 0
         readCount = 0
         matching = .matched(0)

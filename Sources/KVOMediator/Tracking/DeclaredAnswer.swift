@@ -8,7 +8,7 @@
 /// key path that declares something need not run the class's function, and make its array, at each
 /// change. An accelerator only: with caches off (``CacheSwitch``) nothing is kept, and each evaluation
 /// asks the class and reads the getters.
-struct DeclaredAnswer {
+final class DeclaredAnswer {  // immutable; a class so that handing it out is one retain, not one per array
     /// The key path asked about, held so that its identity is not reused while the answer is kept.
     let keyPath: AnyKeyPath
     let type: ObjectIdentifier
