@@ -204,7 +204,12 @@ extension KVOController {
         guard let object else { return }
         // The box is made here, where the types are concrete, so that its delivery is specialised (see
         // `_DeliveryBox`): made in the library, it looked up `KVOChange<Any>`'s metadata on every change.
-        try _observe(object, keyPath: keyPath, options: options, box: _ObserverBlockBox(observer: _observer, block: block))
+        try _observe(
+            object,
+            keyPath: keyPath,
+            options: options,
+            box: _ObserverBlockBox(observer: _observer, block: block)
+        )
     }
 
     /// `observe(_:keyPath:options:block:)` for a string key path, its callback in `box`.
