@@ -252,5 +252,11 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "  \`values(for:)\`; observation: \`Observations { model.x }\`; opencombine: an AsyncStream fed by a sink;"
     echo "  floor: an AsyncStream fed directly). The task runs on the main thread, on a task executor that"
     echo "  runs its jobs in order there (\`InlineExecutor\`), not on the global pool, so counts stay deterministic."
+    echo "- **stream_wake_suspended**: the same streams, each set made while the consumer task waits in \`next()\`,"
+    echo "  so that the set wakes it (a producer task sets and yields; both on \`InlineExecutor\`)."
+    echo "- Issue 34's shapes (array_append_*, array_insert_remove_chain, teardown_fifo/lifo_1e5, notify_string_key,"
+    echo "  set_by_name_*, notify_fanout_10 per callback, notify_declared, notify_chain5_replace_first,"
+    echo "  observe_unobserve_equal_literal, observe_unobserve_initial): see \`Benchmarks/Callgrind/ShapeScenarios.swift\`"
+    echo "  and RESULTS.md's table, which says what one operation is."
 } >CALLGRIND.md
 echo "Wrote $benchmarks/CALLGRIND.md" >&2

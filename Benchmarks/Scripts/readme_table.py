@@ -19,6 +19,11 @@ SHOWN = [
     ("observe_unobserve_token", "observe + invalidate (token)"),
     ("observe_unobserve_chain", "observe + unobserve `\\.a.b.c` (controller)"),
     ("stream_set_await", "set, then a value stream's `next()` (`Observations`; an AsyncStream fed by a sink)"),
+    ("stream_wake_suspended", "set while a value stream's consumer waits in `next()`"),
+    ("array_append_observed_1k", "append through `mutableArrayValue(for:)`, 1,000 elements, one observer"),
+    ("observe_unobserve_initial", "observe + unobserve with `.initial` (a sink delivers the current value too)"),
+    ("notify_chain5_replace_first", "first link replaced in an observed `\\.a.b.c.d.e`"),
+    ("notify_declared", "change through a declared dependency (OpenCombine: `map`)"),
     ("memory_per_registration", "heap bytes per registration"),
 ]
 THREADS = [

@@ -53,6 +53,8 @@ func registerStreamBenchmarks() {
         fixture.values = values
     }
 
+    registerWakeSuspended()
+
     registerAsync(metric, "asyncStream", operations: changeCount, setup: directStream) { _, fixture in
         var values = fixture.values
         var value = fixture.counter
@@ -110,4 +112,45 @@ private func sunkStream() async -> StreamFixture<CombineCounter, AsyncStream<Int
 private func directStream() -> StreamFixture<AsyncStream<Int>.Continuation, AsyncStream<Int>.Iterator> {
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
     return StreamFixture(continuation, values: stream.makeAsyncIterator())
+}
+
+// stream_wake_suspended: the same streams, each set made while the consumer is suspended in `next()`
+// (Models/SuspendedConsumer.swift): consumer and producer run on the benchmark's thread, one job after
+// another, as in the callgrind scenario. Each iteration makes its model and stream.
+
+private let wakeCount = 10_000
+
+private func registerWakeSuspended() {
+    let metric = "stream_wake_suspended"
+    register(metric, "ours", operations: wakeCount, setup: ()) { _, _ in
+        let model = Counter()
+        setWhileTheConsumerWaits(wakeCount, initial: 0) {
+            do {
+                return try model.values(for: \.x).makeAsyncIterator()
+            } catch {
+                fatalError("stream_wake_suspended ours: \(error)")
+            }
+        } set: { model.x = $0 }
+    }
+    register(metric, "Observation", operations: wakeCount, setup: ()) { _, _ in
+        let model = ObservationCounter()
+        setWhileTheConsumerWaits(wakeCount, initial: 0) {
+            Observations { model.x }.makeAsyncIterator()
+        } set: { model.x = $0 }
+    }
+    register(metric, "OpenCombine", operations: wakeCount, setup: ()) { _, _ in
+        let model = CombineCounter()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let cancellable = model.$x.sink { continuation.yield($0) }
+        setWhileTheConsumerWaits(wakeCount, initial: 0) {
+            stream.makeAsyncIterator()
+        } set: { model.x = $0 }
+        withExtendedLifetime(cancellable) {}
+    }
+    register(metric, "asyncStream", operations: wakeCount, setup: ()) { _, _ in
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        setWhileTheConsumerWaits(wakeCount, initial: nil) {
+            stream.makeAsyncIterator()
+        } set: { continuation.yield($0) }
+    }
 }
