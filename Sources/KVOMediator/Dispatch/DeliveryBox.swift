@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a registration calls back: a box holding the callback and what it needs (the observer's
 /// reference, for a controller), and a function specialised for the concrete types, built where
 /// they are known (in the caller's module for the public `observe` forms), so that a change runs
@@ -22,8 +24,10 @@ class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only im
 ///
 /// - With `type`, `old` and `new` are the addresses of values of that type (nil when not asked for):
 ///   a set's own values. The function loads them as its value type, converting if `type` differs.
+/// - With `type` `_CollectionParts.self`, `new` is the address of a collection mutation's
+///   `_CollectionParts` and `old` is nil: the function builds the record with its kind and indexes.
 /// - With no `type`, `new` is the address of a whole `KVOChange` of the function's value type, built
-///   by the registration (initial records, collection changes, re-read values) and `old` is nil.
+///   by the registration (initial records, re-read values) and `old` is nil.
 ///
 /// `holder` is the registration, which the record keeps for its key path.
 @usableFromInline
@@ -50,12 +54,55 @@ extension KVOChange {
                 holder: holder
             )
         }
+        if type == _CollectionParts.self {
+            return _collectionRecord(new.unsafelyUnwrapped.load(as: _CollectionParts.self), isPrior: isPrior, holder: holder)
+        }
         return KVOChange(
             oldValue: old.map { $0.loadBoxed(as: type) as! Value },
             newValue: new.map { $0.loadBoxed(as: type) as! Value },
             isPrior: isPrior,
             holder: holder
         )
+    }
+}
+
+extension KVOChange {
+    /// The record of a collection mutation given in parts (see `_Delivery`).
+    @inlinable
+    static func _collectionRecord(_ parts: _CollectionParts, isPrior: Bool, holder: _KeyPathHolder) -> KVOChange<Value> {
+        func value(at address: ValueAddress?) -> Value? {
+            guard let address else { return nil }
+            return parts.type == Value.self ? address.load(as: Value.self) : address.loadBoxed(as: parts.type) as! Value
+        }
+        return KVOChange(
+            kind: parts.kind,
+            oldValue: value(at: parts.old),
+            newValue: value(at: parts.new),
+            indexes: parts.indexes,
+            isPrior: isPrior,
+            holder: holder
+        )
+    }
+}
+
+/// A collection mutation's record in parts, handed to a box's function (see `_Delivery`), which builds
+/// the `KVOChange` where its value type is concrete: built by the registration, in generic code, it
+/// looked up the metadata of `KVOChange<Value>` and `Value?` on every mutation.
+@usableFromInline
+struct _CollectionParts {
+    @usableFromInline let kind: KVOChangeKind
+    @usableFromInline let indexes: IndexSet?
+    /// The removed and the inserted elements, each a collection of `type` (nil when not given).
+    @usableFromInline let old: ValueAddress?
+    @usableFromInline let new: ValueAddress?
+    @usableFromInline let type: Any.Type
+
+    init(kind: KVOChangeKind, indexes: IndexSet?, old: ValueAddress?, new: ValueAddress?, type: Any.Type) {
+        self.kind = kind
+        self.indexes = indexes
+        self.old = old
+        self.new = new
+        self.type = type
     }
 }
 

@@ -132,6 +132,14 @@ extension KVOInfo {
         return Any?.none as Any
     }
 
+    /// Calls back with a collection mutation's record, in parts; inside the gate.
+    final func callCollection(object: AnyObject, _ parts: _CollectionParts, isPrior: Bool) {
+        withUnsafePointer(to: parts) { partsPointer in
+            let parts = ValueAddress(partsPointer)
+            box?.with { $0.deliver($0, object, nil, parts, _CollectionParts.self, isPrior, self) }
+        }
+    }
+
     /// Calls back with a whole record (of the registration's value type); inside the gate.
     @inline(__always)
     final func callRecord<Value>(object: AnyObject, _ change: KVOChange<Value>) {

@@ -207,14 +207,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?
     ) {
         guard options.contains(.prior) else { return }
-        let change = KVOChange<Value>(
-            kind: kind,
-            oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
-            indexes: indexes,
-            isPrior: true,
-            holder: self
-        )
-        deliverCollectionRecord(change, changed: object)
+        withAddress(of: oldElements, if: options.contains(.old)) { old in
+            let parts = _CollectionParts(kind: kind, indexes: indexes, old: old, new: nil, type: Elements.self)
+            deliverCollectionRecord(parts, isPrior: true, changed: object)
+        }
     }
 
     override func changeCollection<Source: AnyObject, Elements>(
@@ -224,24 +220,28 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?,
         newElements: Elements?
     ) {
-        let change = KVOChange<Value>(
-            kind: kind,
-            oldValue: options.contains(.old) ? oldElements.map { reinterpret($0, as: Value.self) } : nil,
-            newValue: options.contains(.new) ? newElements.map { reinterpret($0, as: Value.self) } : nil,
-            indexes: indexes,
-            holder: self
-        )
-        deliverCollectionRecord(change, changed: object)
+        withAddress(of: oldElements, if: options.contains(.old)) { old in
+            withAddress(of: newElements, if: options.contains(.new)) { new in
+                let parts = _CollectionParts(kind: kind, indexes: indexes, old: old, new: new, type: Elements.self)
+                deliverCollectionRecord(parts, isPrior: false, changed: object)
+            }
+        }
+    }
+
+    /// Calls `body` with the address of `elements`, or nil when there are none or `given` is false (no
+    /// `Optional.map`, whose unspecialised call looks up `Optional<Elements>`).
+    private func withAddress<Elements>(of elements: Elements?, if given: Bool, _ body: (ValueAddress?) -> Void) {
+        guard given, case .some(let elements) = elements else { return body(nil) }
+        withUnsafePointer(to: elements) { body(ValueAddress($0)) }
     }
 
     /// Delivers a collection record: with the changed object for a direct registration, with the
     /// observed object for a chain ending at the collection.
-    private func deliverCollectionRecord(_ change: KVOChange<Value>, changed: AnyObject) {
+    private func deliverCollectionRecord(_ parts: _CollectionParts, isPrior: Bool, changed: AnyObject) {
         if isDirect {
-            let object = KnownClass.cast(changed, to: Object.self)
-            deliver { callRecord(object: object, change) }
-        } else if reachesLeaf(changed), let object = loadTypedObject() {
-            deliver { callRecord(object: object, change) }
+            deliver { callCollection(object: changed, parts, isPrior: isPrior) }
+        } else if reachesLeaf(changed), let object = loadObject() {
+            deliver { callCollection(object: object, parts, isPrior: isPrior) }
         }
     }
 
