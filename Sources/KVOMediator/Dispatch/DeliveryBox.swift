@@ -85,27 +85,6 @@ extension KVOChange {
     }
 }
 
-/// A collection mutation's record in parts, handed to a box's function (see `_Delivery`), which builds
-/// the `KVOChange` where its value type is concrete: built by the registration, in generic code, it
-/// looked up the metadata of `KVOChange<Value>` and `Value?` on every mutation.
-@usableFromInline
-struct _CollectionParts {
-    @usableFromInline let kind: KVOChangeKind
-    @usableFromInline let indexes: IndexSet?
-    /// The removed and the inserted elements, each a collection of `type` (nil when not given).
-    @usableFromInline let old: ValueAddress?
-    @usableFromInline let new: ValueAddress?
-    @usableFromInline let type: Any.Type
-
-    init(kind: KVOChangeKind, indexes: IndexSet?, old: ValueAddress?, new: ValueAddress?, type: Any.Type) {
-        self.kind = kind
-        self.indexes = indexes
-        self.old = old
-        self.new = new
-        self.type = type
-    }
-}
-
 /// A callback given the object and the record (tokens, and the library's own front ends).
 @usableFromInline
 final class _HandlerBox<Object: AnyObject, Value>: _DeliveryBox, @unchecked Sendable {  // immutable

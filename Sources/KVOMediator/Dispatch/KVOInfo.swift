@@ -225,6 +225,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         oldElements: Elements?
     ) {}
 
+    override func priorCollection(object: AnyObject, parts: _CollectionParts) {}
+
+    override func changeCollection(object: AnyObject, parts: _CollectionParts) {}
+
     /// After a collection mutation of a direct registration's slot: the record with kind and indexes.
     override func changeCollection<Object: AnyObject, Elements>(
         object: Object,

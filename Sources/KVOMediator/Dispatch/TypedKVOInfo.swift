@@ -228,6 +228,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
     }
 
+    override func priorCollection(object: AnyObject, parts: _CollectionParts) {
+        guard options.contains(.prior) else { return }
+        deliverCollectionRecord(parts.keeping(old: options.contains(.old), new: false), isPrior: true, changed: object)
+    }
+
+    override func changeCollection(object: AnyObject, parts: _CollectionParts) {
+        let parts = parts.keeping(old: options.contains(.old), new: options.contains(.new))
+        deliverCollectionRecord(parts, isPrior: false, changed: object)
+    }
+
     /// Calls `body` with the address of `elements`, or nil when there are none or `given` is false (no
     /// `Optional.map`, whose unspecialised call looks up `Optional<Elements>`).
     private func withAddress<Elements>(of elements: Elements?, if given: Bool, _ body: (ValueAddress?) -> Void) {

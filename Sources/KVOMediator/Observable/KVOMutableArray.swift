@@ -229,7 +229,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         return true
     }
 
-    @usableFromInline
+    @inlinable
     func mutate(
         _ kind: KVOChangeKind,
         at indexes: IndexSet,
@@ -238,16 +238,20 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         apply: (inout [Element]) -> Void
     ) {
         if _mutateUnannounced(apply) { return }
-        object.kvoRegistrar.mutateCollection(
-            of: object,
-            keyPath: keyPath,
-            storage: storage,
-            kind: kind,
-            indexes: indexes,
-            removed: removed,
-            inserted: inserted,
-            apply: apply
-        )
+        // (The elements' addresses are taken here, where their type is concrete: see `_CollectionParts`.)
+        _CollectionParts.withAddresses(of: removed, inserted) { removedAddress, insertedAddress in
+            object.kvoRegistrar.mutateCollection(
+                of: object,
+                keyPath: keyPath,
+                storage: storage,
+                kind: kind,
+                indexes: indexes,
+                removed: removed,
+                inserted: inserted,
+                addresses: (removedAddress, insertedAddress),
+                apply: apply
+            )
+        }
     }
 }
 

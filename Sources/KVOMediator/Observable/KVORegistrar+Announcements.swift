@@ -111,6 +111,7 @@ extension KVORegistrar {
         indexes: IndexSet?,
         removed: Collection?,
         inserted: Collection?,
+        addresses: (removed: ValueAddress?, inserted: ValueAddress?)? = nil,
         apply: (inout Collection) -> Void
     ) {
         guard _hasObservers else {
@@ -125,6 +126,7 @@ extension KVORegistrar {
                 indexes: indexes,
                 removed: removed,
                 inserted: inserted,
+                addresses: addresses,
                 apply
             )
         {
@@ -182,6 +184,7 @@ extension KVORegistrar {
         indexes: IndexSet?,
         removed: Collection?,
         inserted: Collection?,
+        addresses: (removed: ValueAddress?, inserted: ValueAddress?)?,
         _ apply: (inout Collection) -> Void
     ) -> Bool {
         guard Observed<Collection>.notifiesAutomatically(field: storage.field, of: object) else { return false }
@@ -189,6 +192,22 @@ extension KVORegistrar {
         let slotKey = LeafWord.slot(self, field: storage.field)
         guard !infos.isEmpty, infos.allSatisfy({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) else {
             return false
+        }
+        // The elements by address, as the proxy took them: no generic code handles them from here on.
+        if let addresses {
+            let parts = _CollectionParts(
+                kind: kind,
+                indexes: indexes,
+                old: addresses.removed,
+                new: addresses.inserted,
+                type: Collection.self
+            )
+            infos.forEachObserver { info in
+                if info.sendsPriorRecords { info.priorCollection(object: object, parts: parts) }
+            }
+            applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
+            infos.forEachObserver { $0.changeCollection(object: object, parts: parts) }
+            return true
         }
         infos.forEachObserver { info in
             if info.sendsPriorRecords {

@@ -174,6 +174,16 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
         subclassOverrides()
     }
 
+    /// `priorCollection` with the elements given by address (a proxy's mutation of its own storage).
+    func priorCollection(object: AnyObject, parts: _CollectionParts) {
+        subclassOverrides()
+    }
+
+    /// `changeCollection` with the elements given by address (a proxy's mutation of its own storage).
+    func changeCollection(object: AnyObject, parts: _CollectionParts) {
+        subclassOverrides()
+    }
+
     /// After a collection mutation of that slot: the record with kind and indexes.
     func changeCollection<Object: AnyObject, Elements>(
         object: Object,

@@ -1,0 +1,47 @@
+import Foundation
+
+/// A collection mutation's record in parts, handed to a box's function (see `_Delivery`), which builds
+/// the `KVOChange` where its value type is concrete: built by the registration, in generic code, it
+/// looked up the metadata of `KVOChange<Value>` and `Value?` on every mutation.
+@usableFromInline
+struct _CollectionParts {
+    @usableFromInline let kind: KVOChangeKind
+    @usableFromInline let indexes: IndexSet?
+    /// The removed and the inserted elements, each a collection of `type` (nil when not given).
+    @usableFromInline let old: ValueAddress?
+    @usableFromInline let new: ValueAddress?
+    @usableFromInline let type: Any.Type
+
+    @inlinable
+    init(kind: KVOChangeKind, indexes: IndexSet?, old: ValueAddress?, new: ValueAddress?, type: Any.Type) {
+        self.kind = kind
+        self.indexes = indexes
+        self.old = old
+        self.new = new
+        self.type = type
+    }
+
+    /// The same parts without the removed elements (`old` false) or the inserted ones (`new` false).
+    func keeping(old keepsOld: Bool, new keepsNew: Bool) -> _CollectionParts {
+        _CollectionParts(kind: kind, indexes: indexes, old: keepsOld ? old : nil, new: keepsNew ? new : nil, type: type)
+    }
+}
+
+extension _CollectionParts {
+    /// Calls `body` with the addresses of `removed` and `inserted` (nil for none): taken where their type
+    /// is concrete (a proxy's inlined mutation), so that no generic code handles the optionals.
+    @inlinable
+    static func withAddresses<Collection>(
+        of removed: Collection?,
+        _ inserted: Collection?,
+        _ body: (ValueAddress?, ValueAddress?) -> Void
+    ) {
+        func withInserted(_ removedAddress: ValueAddress?) {
+            guard let inserted else { return body(removedAddress, nil) }
+            withUnsafePointer(to: inserted) { body(removedAddress, ValueAddress($0)) }
+        }
+        guard let removed else { return withInserted(nil) }
+        withUnsafePointer(to: removed) { withInserted(ValueAddress($0)) }
+    }
+}
+
