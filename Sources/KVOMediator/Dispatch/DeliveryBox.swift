@@ -48,18 +48,18 @@ extension KVOChange {
         guard let type else { return new.unsafelyUnwrapped.load(as: KVOChange<Value>.self) }
         if type == Value.self {
             return KVOChange(
-                oldValue: old.map { $0.load(as: Value.self) },
-                newValue: new.map { $0.load(as: Value.self) },
+                settingFrom: old.map { $0.load(as: Value.self) },
+                to: new.map { $0.load(as: Value.self) },
                 isPrior: isPrior,
                 holder: holder
             )
         }
         if type == _CollectionParts.self {
-            return _collectionRecord(new.unsafelyUnwrapped.load(as: _CollectionParts.self), isPrior: isPrior, holder: holder)
+            return _collectionRecord(at: new.unsafelyUnwrapped, isPrior: isPrior, holder: holder)
         }
         return KVOChange(
-            oldValue: old.map { $0.loadBoxed(as: type) as! Value },
-            newValue: new.map { $0.loadBoxed(as: type) as! Value },
+            settingFrom: old.map { $0.loadBoxed(as: type) as! Value },
+            to: new.map { $0.loadBoxed(as: type) as! Value },
             isPrior: isPrior,
             holder: holder
         )
@@ -67,9 +67,12 @@ extension KVOChange {
 }
 
 extension KVOChange {
-    /// The record of a collection mutation given in parts (see `_Delivery`).
+    /// The record of a collection mutation given in parts, at `address` (see `_Delivery`). Not inlined, so
+    /// that `_delivered` stays small enough to be inlined into the box's function for a setting.
     @inlinable
-    static func _collectionRecord(_ parts: _CollectionParts, isPrior: Bool, holder: _KeyPathHolder) -> KVOChange<Value> {
+    @inline(never)
+    static func _collectionRecord(at address: ValueAddress, isPrior: Bool, holder: _KeyPathHolder) -> KVOChange<Value> {
+        let parts = address.load(as: _CollectionParts.self)
         func value(at address: ValueAddress?) -> Value? {
             guard let address else { return nil }
             return parts.type == Value.self ? address.load(as: Value.self) : address.loadBoxed(as: parts.type) as! Value

@@ -208,7 +208,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ) {
         guard options.contains(.prior) else { return }
         withAddress(of: oldElements, if: options.contains(.old)) { old in
-            let parts = _CollectionParts(kind: kind, indexes: indexes, old: old, new: nil, type: Elements.self)
+            let parts = _CollectionParts(
+                kind: kind,
+                indexes: _KVOIndexes(indexes),
+                old: old,
+                new: nil,
+                type: Elements.self
+            )
             deliverCollectionRecord(parts, isPrior: true, changed: object)
         }
     }
@@ -222,7 +228,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     ) {
         withAddress(of: oldElements, if: options.contains(.old)) { old in
             withAddress(of: newElements, if: options.contains(.new)) { new in
-                let parts = _CollectionParts(kind: kind, indexes: indexes, old: old, new: new, type: Elements.self)
+                let parts = _CollectionParts(
+                    kind: kind,
+                    indexes: _KVOIndexes(indexes),
+                    old: old,
+                    new: new,
+                    type: Elements.self
+                )
                 deliverCollectionRecord(parts, isPrior: false, changed: object)
             }
         }

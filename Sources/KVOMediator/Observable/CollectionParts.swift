@@ -6,14 +6,14 @@ import Foundation
 @usableFromInline
 struct _CollectionParts {
     @usableFromInline let kind: KVOChangeKind
-    @usableFromInline let indexes: IndexSet?
+    @usableFromInline let indexes: _KVOIndexes
     /// The removed and the inserted elements, each a collection of `type` (nil when not given).
     @usableFromInline let old: ValueAddress?
     @usableFromInline let new: ValueAddress?
     @usableFromInline let type: Any.Type
 
     @inlinable
-    init(kind: KVOChangeKind, indexes: IndexSet?, old: ValueAddress?, new: ValueAddress?, type: Any.Type) {
+    init(kind: KVOChangeKind, indexes: _KVOIndexes, old: ValueAddress?, new: ValueAddress?, type: Any.Type) {
         self.kind = kind
         self.indexes = indexes
         self.old = old
@@ -44,4 +44,3 @@ extension _CollectionParts {
         withUnsafePointer(to: removed) { withInserted(ValueAddress($0)) }
     }
 }
-

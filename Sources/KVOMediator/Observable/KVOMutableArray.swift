@@ -68,7 +68,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public subscript(index: Int) -> Element {
         get { elements[index] }
-        nonmutating set { replace(at: IndexSet(integer: index), with: [newValue]) }
+        nonmutating set { replace(at: index, with: newValue) }
     }
 
     /// Appends an element: an `.insertion` at `[count]`.
@@ -93,7 +93,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             index >= 0 && index <= _withCurrent { $0.count },
             "KVOMutableArray.insert: index \(index) is beyond the end of the array"
         )
-        mutate(.insertion, at: IndexSet(integer: index), removed: nil, inserted: [element]) { array in
+        mutate(.insertion, at: .single(index), removed: nil, inserted: [element]) { array in
             array.insert(element, at: index)
         }
     }
@@ -118,7 +118,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             indexes.last! < _withCurrent { $0.count } + newElements.count,
             "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
         )
-        mutate(.insertion, at: indexes, removed: nil, inserted: newElements) { array in
+        mutate(.insertion, at: .set(indexes), removed: nil, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {
                 array.insert(element, at: index)
             }
@@ -134,7 +134,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             precondition(index >= 0 && index < current.count, "KVOMutableArray.remove: index \(index) is out of range")
             return current[index]
         }
-        mutate(.removal, at: IndexSet(integer: index), removed: [removed], inserted: nil) { array in
+        mutate(.removal, at: .single(index), removed: [removed], inserted: nil) { array in
             array.remove(at: index)
         }
         return removed
@@ -152,7 +152,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             )
             return indexes.map { current[$0] }
         }
-        mutate(.removal, at: indexes, removed: removed, inserted: nil) { array in
+        mutate(.removal, at: .set(indexes), removed: removed, inserted: nil) { array in
             for index in indexes.reversed() {
                 array.remove(at: index)
             }
@@ -182,7 +182,14 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     /// Replaces the element at `index`: a `.replacement` at `[index]`.
     @inlinable
     public func replace(at index: Int, with element: Element) {
-        replace(at: IndexSet(integer: index), with: [element])
+        // Kept until the mutation has ended, so that no element's deinit runs inside it.
+        let replaced = _withCurrent { current in
+            precondition(index >= 0 && index < current.count, "KVOMutableArray.replace: index \(index) is out of range")
+            return current[index]
+        }
+        mutate(.replacement, at: .single(index), removed: [replaced], inserted: [element]) { array in
+            array[index] = element
+        }
     }
 
     /// Replaces the elements at `indexes` with `newElements`, in index order: one `.replacement`.
@@ -203,7 +210,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             )
             return indexes.map { current[$0] }
         }
-        mutate(.replacement, at: indexes, removed: replaced, inserted: newElements) { array in
+        mutate(.replacement, at: .set(indexes), removed: replaced, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {
                 array[index] = element
             }
@@ -232,7 +239,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     func mutate(
         _ kind: KVOChangeKind,
-        at indexes: IndexSet,
+        at indexes: _KVOIndexes,
         removed: [Element]?,
         inserted: [Element]?,
         apply: (inout [Element]) -> Void

@@ -117,7 +117,7 @@ public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
             keyPath: keyPath,
             storage: storage,
             kind: kind,
-            indexes: nil,
+            indexes: .none,
             removed: removed,
             inserted: inserted,
             apply: apply

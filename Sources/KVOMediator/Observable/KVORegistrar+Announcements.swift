@@ -108,7 +108,7 @@ extension KVORegistrar {
         keyPath: ReferenceWritableKeyPath<Object, Collection>,
         storage: ObservedStorageField?,
         kind: KVOChangeKind,
-        indexes: IndexSet?,
+        indexes: _KVOIndexes,
         removed: Collection?,
         inserted: Collection?,
         addresses: (removed: ValueAddress?, inserted: ValueAddress?)? = nil,
@@ -132,6 +132,7 @@ extension KVORegistrar {
         {
             return
         }
+        let indexSet = indexes.indexSet
         // The property's one read, known from its storage; any other key path's, by evaluating it.
         let accesses =
             if let storage {
@@ -156,7 +157,7 @@ extension KVORegistrar {
         let slotKey = collectionSlotKey(of: accesses, type: Collection.self)
         let captured = announceBefore(to: infos) { info in
             guard takesCollectionKind(info, keyPath: keyPath, slotKey: slotKey) else { return false }
-            info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
+            info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
             return true
         }
         applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
@@ -164,7 +165,7 @@ extension KVORegistrar {
             info.changeCollection(
                 object: object,
                 kind: kind,
-                indexes: indexes,
+                indexes: indexSet,
                 oldElements: removed,
                 newElements: inserted
             )
@@ -181,7 +182,7 @@ extension KVORegistrar {
         _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
         _ storage: ObservedStorageField,
         kind: KVOChangeKind,
-        indexes: IndexSet?,
+        indexes: _KVOIndexes,
         removed: Collection?,
         inserted: Collection?,
         addresses: (removed: ValueAddress?, inserted: ValueAddress?)?,
@@ -209,9 +210,10 @@ extension KVORegistrar {
             infos.forEachObserver { $0.changeCollection(object: object, parts: parts) }
             return true
         }
+        let indexSet = indexes.indexSet
         infos.forEachObserver { info in
             if info.sendsPriorRecords {
-                info.priorCollection(object: object, kind: kind, indexes: indexes, oldElements: removed)
+                info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
             }
         }
         applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
@@ -219,7 +221,7 @@ extension KVORegistrar {
             $0.changeCollection(
                 object: object,
                 kind: kind,
-                indexes: indexes,
+                indexes: indexSet,
                 oldElements: removed,
                 newElements: inserted
             )

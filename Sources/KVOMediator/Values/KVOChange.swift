@@ -22,9 +22,32 @@ public struct KVOChange<Value> {
     /// The value after the change, when asked for with `.new`.
     public var newValue: Value?
     /// The indexes of an array mutation; nil for settings and set mutations.
-    public var indexes: IndexSet?
+    public var indexes: IndexSet? {
+        get { _indexes.indexSet }
+        set { _indexes = _KVOIndexes(newValue) }
+    }
+    /// The indexes (see ``_KVOIndexes``): an `IndexSet`, or one index kept in `_flags` until they are read.
+    @usableFromInline
+    var _indexSet: IndexSet?
+    /// Bit 0: `isPrior`; the bits above: the one index plus one (0: none). One word, where `isPrior` had
+    /// its padding: a record a word larger (72 bytes for an `Int`) was destroyed through a value witness,
+    /// 100 instructions more on every delivery.
+    @usableFromInline
+    var _flags: Int
+
+    @inlinable
+    var _indexes: _KVOIndexes {
+        get { _KVOIndexes(set: _indexSet, single: (_flags >> 1) - 1) }
+        set {
+            _indexSet = newValue.set
+            _flags = (newValue.single + 1) << 1 | (_flags & 1)
+        }
+    }
     /// True on the record delivered before a change (`.prior`).
-    public var isPrior: Bool
+    public var isPrior: Bool {
+        get { _flags & 1 != 0 }
+        set { _flags = newValue ? _flags | 1 : _flags & ~1 }
+    }
     /// The key path that was observed and fired.
     public var keyPath: AnyKeyPath {
         get { _keyPathHolder.keyPath }
@@ -66,11 +89,42 @@ public struct KVOChange<Value> {
         isPrior: Bool = false,
         holder: _KeyPathHolder
     ) {
+        self.init(
+            kind: kind,
+            oldValue: oldValue,
+            newValue: newValue,
+            indexes: _KVOIndexes(indexes),
+            isPrior: isPrior,
+            holder: holder
+        )
+    }
+
+    /// A setting's record.
+    @inlinable
+    init(settingFrom oldValue: Value?, to newValue: Value?, isPrior: Bool, holder: _KeyPathHolder) {
+        self.kind = .setting
+        self.oldValue = oldValue
+        self.newValue = newValue
+        self._indexSet = nil
+        self._flags = isPrior ? 1 : 0
+        self._keyPathHolder = holder
+    }
+
+    /// A record with its indexes as a mutation gave them.
+    @inlinable
+    init(
+        kind: KVOChangeKind,
+        oldValue: Value?,
+        newValue: Value?,
+        indexes: _KVOIndexes,
+        isPrior: Bool,
+        holder: _KeyPathHolder
+    ) {
         self.kind = kind
         self.oldValue = oldValue
         self.newValue = newValue
-        self.indexes = indexes
-        self.isPrior = isPrior
+        self._indexSet = indexes.set
+        self._flags = (indexes.single + 1) << 1 | (isPrior ? 1 : 0)
         self._keyPathHolder = holder
     }
 }
@@ -93,7 +147,7 @@ extension KVOChange {
             kind: kind,
             oldValue: oldValue.map { $0 as Any },
             newValue: newValue.map { $0 as Any },
-            indexes: indexes,
+            indexes: _indexes,
             isPrior: isPrior,
             holder: _keyPathHolder
         )

@@ -1,0 +1,49 @@
+import Foundation
+
+/// A record's indexes as its mutation gave them: one index is kept as it is, and becomes an `IndexSet`
+/// when ``KVOChange/indexes`` is read (on Linux an `IndexSet` is an `NSIndexSet` and a handle, two
+/// allocations, which an observer that does not read the indexes need not pay for).
+///
+/// An optional and an integer, not an enum with a payload, so that a record of a setting copies and
+/// destroys as cheaply as with an `IndexSet?` alone.
+@usableFromInline
+struct _KVOIndexes {
+    @usableFromInline
+    var set: IndexSet?
+    /// One index, kept without an `IndexSet`; negative when there is none (`set` says).
+    @usableFromInline
+    var single: Int
+
+    @inlinable
+    init(_ indexes: IndexSet?) {
+        set = indexes
+        single = -1
+    }
+
+    @inlinable
+    init(single index: Int) {
+        set = nil
+        single = index
+    }
+
+    @inlinable
+    init(set: IndexSet?, single: Int) {
+        self.set = set
+        self.single = single
+    }
+
+    @inlinable
+    static var none: _KVOIndexes { _KVOIndexes(nil) }
+
+    @inlinable
+    static func single(_ index: Int) -> _KVOIndexes { _KVOIndexes(single: index) }
+
+    @inlinable
+    static func set(_ indexes: IndexSet) -> _KVOIndexes { _KVOIndexes(indexes) }
+
+    /// The indexes as an `IndexSet` (made now for one index), or nil for none.
+    @inlinable
+    var indexSet: IndexSet? {
+        single >= 0 ? IndexSet(integer: single) : set
+    }
+}
