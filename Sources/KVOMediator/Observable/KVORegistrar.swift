@@ -289,11 +289,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         let slotKey = LeafWord.slot(self, field: field)
         // Many registrations that all take the setter's values (the direct ones and chains ending here):
         // told from the values alone, with nothing captured.
-        if infos.allSatisfy({ $0.takesValues(ofSlot: slotKey) }) {
-            infos.forEachObserver { $0.priorDirect(object: object, oldValue: oldValue, type: type) }
+        // (Unretained: `infos` holds them.)
+        if infos.allUnretained({ $0.takesValues(ofSlot: slotKey) }) {
+            infos.forEachUnretained { $0.with { $0.priorDirect(object: object, oldValue: oldValue, type: type) } }
             store()
-            infos.forEachObserver {
-                $0.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
+            infos.forEachUnretained {
+                $0.with { $0.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type) }
             }
             return
         }

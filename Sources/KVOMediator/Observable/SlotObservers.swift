@@ -48,6 +48,28 @@ struct SlotObservers: RandomAccessCollection {
         for place in head..<rest.count { try body(rest[place].unsafelyUnwrapped) }
     }
 
+    /// Calls `body` with each registration, in order, unretained: valid while the list holds them (a
+    /// notification's copy of the list does), with no reference counting per registration.
+    @inline(__always)
+    func forEachUnretained(_ body: (Unretained<SlotObserver>) throws -> Void) rethrows {
+        guard let first else { return }
+        try body(Unretained(first))
+        guard let rest else { return }
+        for place in head..<rest.count { try body(Unretained(rest[place].unsafelyUnwrapped)) }
+    }
+
+    /// Whether every registration satisfies `predicate`, each given unretained (see `forEachUnretained`).
+    @inline(__always)
+    func allUnretained(_ predicate: (SlotObserver) -> Bool) -> Bool {
+        guard let first else { return true }
+        guard Unretained(first).with(predicate) else { return false }
+        guard let rest else { return true }
+        for place in head..<rest.count where !Unretained(rest[place].unsafelyUnwrapped).with(predicate) {
+            return false
+        }
+        return true
+    }
+
     mutating func append(_ info: SlotObserver) {
         if first == nil {
             first = info
