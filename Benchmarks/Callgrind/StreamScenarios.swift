@@ -59,37 +59,10 @@ func streamScenarios() -> [Scenario] {
                 withExtendedLifetime(cancellable) {}
             }
         },
-        Scenario("stream_wake_suspended.ours") { iterations in
-            let model = Counter()
-            setWhileTheConsumerWaits(iterations, initial: 0) {
-                do {
-                    return try model.values(for: \.x).makeAsyncIterator()
-                } catch {
-                    fatalError("stream_wake_suspended.ours: \(error)")
-                }
-            } set: { model.x = $0 }
-        },
-        Scenario("stream_wake_suspended.observation") { iterations in
-            let model = ObservationCounter()
-            setWhileTheConsumerWaits(iterations, initial: 0) {
-                Observations { model.x }.makeAsyncIterator()
-            } set: { model.x = $0 }
-        },
-        Scenario("stream_wake_suspended.opencombine") { iterations in
-            let model = CombineCounter()
-            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-            let cancellable = model.$x.sink { continuation.yield($0) }
-            setWhileTheConsumerWaits(iterations, initial: 0) {
-                stream.makeAsyncIterator()
-            } set: { model.x = $0 }
-            withExtendedLifetime(cancellable) {}
-        },
-        Scenario("stream_wake_suspended.asyncstream") { iterations in
-            let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-            setWhileTheConsumerWaits(iterations, initial: nil) {
-                stream.makeAsyncIterator()
-            } set: { continuation.yield($0) }
-        },
+        Scenario("stream_wake_suspended.ours", run: WakeSuspended.ours),
+        Scenario("stream_wake_suspended.observation", run: WakeSuspended.observation),
+        Scenario("stream_wake_suspended.opencombine", run: WakeSuspended.openCombine),
+        Scenario("stream_wake_suspended.asyncstream", run: WakeSuspended.asyncStream),
         Scenario("stream_set_await.asyncstream") { iterations in
             InlineExecutor.run {
                 let (stream, continuation) = AsyncStream.makeStream(of: Int.self)

@@ -1,3 +1,6 @@
+import KVOMediator
+import Observation
+import OpenCombine
 import Synchronization
 
 // stream_wake_suspended: the consumer is already suspended in the stream iterator's `next()` when each
@@ -50,4 +53,46 @@ func setWhileTheConsumerWaits<Values: AsyncIteratorProtocol>(
 @inline(__always)
 private func received(_ value: Int?, expected: Int) {
     precondition(value == expected, "expected \(expected), received \(String(describing: value))")
+}
+
+/// stream_wake_suspended for each implementation: `count` sets of a new model, each waking the consumer.
+enum WakeSuspended {
+    /// ours: `values(for: \.x)`.
+    static func ours(_ count: Int) {
+        let model = Counter()
+        setWhileTheConsumerWaits(count, initial: 0) {
+            do {
+                return try model.values(for: \.x).makeAsyncIterator()
+            } catch {
+                fatalError("stream_wake_suspended ours: \(error)")
+            }
+        } set: { model.x = $0 }
+    }
+
+    /// observation: `Observations { model.x }`.
+    static func observation(_ count: Int) {
+        let model = ObservationCounter()
+        setWhileTheConsumerWaits(count, initial: 0) {
+            Observations { model.x }.makeAsyncIterator()
+        } set: { model.x = $0 }
+    }
+
+    /// opencombine: an `AsyncStream` fed by a `$x.sink`.
+    static func openCombine(_ count: Int) {
+        let model = CombineCounter()
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        let cancellable = model.$x.sink { continuation.yield($0) }
+        setWhileTheConsumerWaits(count, initial: 0) {
+            stream.makeAsyncIterator()
+        } set: { model.x = $0 }
+        withExtendedLifetime(cancellable) {}
+    }
+
+    /// asyncstream: an `AsyncStream` fed directly (the floor).
+    static func asyncStream(_ count: Int) {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+        setWhileTheConsumerWaits(count, initial: nil) {
+            stream.makeAsyncIterator()
+        } set: { continuation.yield($0) }
+    }
 }

@@ -133,23 +133,18 @@ atomics_cell() {
     if [[ -v "atomics[$1.$2]" ]]; then echo "${atomics[$1.$2]}"; else echo "—"; fi
 }
 
-table() {
+# A table of every metric, each cell made by the function named $1 (cell or atomics_cell).
+table_of() {
     echo "| metric | ours | observation | opencombine | floor |"
     echo "| --- | ---: | ---: | ---: | ---: |"
     local metric
     for metric in "${metrics[@]}"; do
-        echo "| $metric | $(cell "$metric" ours) | $(cell "$metric" observation) | $(cell "$metric" opencombine) | $(cell "$metric" floor) |"
+        echo "| $metric | $("$1" "$metric" ours) | $("$1" "$metric" observation) | $("$1" "$metric" opencombine) | $("$1" "$metric" floor) |"
     done
 }
 
-atomics_table() {
-    echo "| metric | ours | observation | opencombine | floor |"
-    echo "| --- | ---: | ---: | ---: | ---: |"
-    local metric
-    for metric in "${metrics[@]}"; do
-        echo "| $metric | $(atomics_cell "$metric" ours) | $(atomics_cell "$metric" observation) | $(atomics_cell "$metric" opencombine) | $(atomics_cell "$metric" floor) |"
-    done
-}
+table() { table_of cell; }
+atomics_table() { table_of atomics_cell; }
 
 echo
 table

@@ -146,20 +146,14 @@ def build_metrics(runs, counts, atomic_counts=None):
             "ours": rounded(ours),
             "peers": {peer: rounded(v) for peer, v in found.items() if v is not None},
         }
-        instructions = {
-            implementation: count
-            for implementation in ["ours"] + list(entry["peers"])
-            if (count := instruction_count(counts, metric, implementation)) is not None
-        }
-        if instructions:
-            entry["instructions"] = instructions
-        atomics = {
-            implementation: count
-            for implementation in ["ours"] + list(entry["peers"])
-            if (count := instruction_count(atomic_counts, metric, implementation)) is not None
-        }
-        if atomics:
-            entry["atomics"] = atomics
+        for key, table in (("instructions", counts), ("atomics", atomic_counts)):
+            found_counts = {
+                implementation: count
+                for implementation in ["ours"] + list(entry["peers"])
+                if (count := instruction_count(table, metric, implementation)) is not None
+            }
+            if found_counts:
+                entry[key] = found_counts
         entries.append(entry)
     return entries
 

@@ -122,35 +122,8 @@ private let wakeCount = 10_000
 
 private func registerWakeSuspended() {
     let metric = "stream_wake_suspended"
-    register(metric, "ours", operations: wakeCount, setup: ()) { _, _ in
-        let model = Counter()
-        setWhileTheConsumerWaits(wakeCount, initial: 0) {
-            do {
-                return try model.values(for: \.x).makeAsyncIterator()
-            } catch {
-                fatalError("stream_wake_suspended ours: \(error)")
-            }
-        } set: { model.x = $0 }
-    }
-    register(metric, "Observation", operations: wakeCount, setup: ()) { _, _ in
-        let model = ObservationCounter()
-        setWhileTheConsumerWaits(wakeCount, initial: 0) {
-            Observations { model.x }.makeAsyncIterator()
-        } set: { model.x = $0 }
-    }
-    register(metric, "OpenCombine", operations: wakeCount, setup: ()) { _, _ in
-        let model = CombineCounter()
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        let cancellable = model.$x.sink { continuation.yield($0) }
-        setWhileTheConsumerWaits(wakeCount, initial: 0) {
-            stream.makeAsyncIterator()
-        } set: { model.x = $0 }
-        withExtendedLifetime(cancellable) {}
-    }
-    register(metric, "asyncStream", operations: wakeCount, setup: ()) { _, _ in
-        let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
-        setWhileTheConsumerWaits(wakeCount, initial: nil) {
-            stream.makeAsyncIterator()
-        } set: { continuation.yield($0) }
-    }
+    register(metric, "ours", operations: wakeCount, setup: ()) { _, _ in WakeSuspended.ours(wakeCount) }
+    register(metric, "Observation", operations: wakeCount, setup: ()) { _, _ in WakeSuspended.observation(wakeCount) }
+    register(metric, "OpenCombine", operations: wakeCount, setup: ()) { _, _ in WakeSuspended.openCombine(wakeCount) }
+    register(metric, "asyncStream", operations: wakeCount, setup: ()) { _, _ in WakeSuspended.asyncStream(wakeCount) }
 }

@@ -207,15 +207,12 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?
     ) {
         guard options.contains(.prior) else { return }
-        withAddress(of: oldElements, if: options.contains(.old)) { old in
-            let parts = _CollectionParts(
-                kind: kind,
-                indexes: _KVOIndexes(indexes),
-                old: old,
-                new: nil,
-                type: Elements.self
+        _CollectionParts.withAddresses(of: oldElements, nil) { old, _ in
+            let indexes = _KVOIndexes(indexes)
+            priorCollection(
+                object: object,
+                parts: _CollectionParts(kind: kind, indexes: indexes, old: old, new: nil, type: Elements.self)
             )
-            deliverCollectionRecord(parts, isPrior: true, changed: object)
         }
     }
 
@@ -226,17 +223,12 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?,
         newElements: Elements?
     ) {
-        withAddress(of: oldElements, if: options.contains(.old)) { old in
-            withAddress(of: newElements, if: options.contains(.new)) { new in
-                let parts = _CollectionParts(
-                    kind: kind,
-                    indexes: _KVOIndexes(indexes),
-                    old: old,
-                    new: new,
-                    type: Elements.self
-                )
-                deliverCollectionRecord(parts, isPrior: false, changed: object)
-            }
+        _CollectionParts.withAddresses(of: oldElements, newElements) { old, new in
+            let indexes = _KVOIndexes(indexes)
+            changeCollection(
+                object: object,
+                parts: _CollectionParts(kind: kind, indexes: indexes, old: old, new: new, type: Elements.self)
+            )
         }
     }
 
@@ -248,13 +240,6 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
         let parts = parts.keeping(old: options.contains(.old), new: options.contains(.new))
         deliverCollectionRecord(parts, isPrior: false, changed: object)
-    }
-
-    /// Calls `body` with the address of `elements`, or nil when there are none or `given` is false (no
-    /// `Optional.map`, whose unspecialised call looks up `Optional<Elements>`).
-    private func withAddress<Elements>(of elements: Elements?, if given: Bool, _ body: (ValueAddress?) -> Void) {
-        guard given, case .some(let elements) = elements else { return body(nil) }
-        withUnsafePointer(to: elements) { body(ValueAddress($0)) }
     }
 
     /// Delivers a collection record: with the changed object for a direct registration, with the

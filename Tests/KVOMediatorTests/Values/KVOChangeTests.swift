@@ -6,6 +6,18 @@ import Testing
 /// A record's stored parts: its indexes (one index kept without an `IndexSet` until read) and
 /// `isPrior` share a word, and each is read and written independently of the other.
 @Suite struct KVOChangeTests {
+    /// An insertion of `["x"]` at `indexes`, as a proxy mutation makes it.
+    private func insertion(at indexes: _KVOIndexes, isPrior: Bool = false) -> KVOChange<[String]> {
+        KVOChange(
+            kind: .insertion,
+            oldValue: nil,
+            newValue: ["x"],
+            indexes: indexes,
+            isPrior: isPrior,
+            holder: _KeyPathHolder(\Playlist.songs)
+        )
+    }
+
     @Test func aRecordMadeWithIndexesGivesThemBackAndItsPriorFlag() {
         let indexes = IndexSet([1, 4, 5])
         let change = KVOChange<[String]>(
@@ -21,14 +33,7 @@ import Testing
     }
 
     @Test func oneIndexKeptAsItIsReadsAsAnIndexSetAndSurvivesAChangeOfThePriorFlag() {
-        var change = KVOChange<[String]>(
-            kind: .insertion,
-            oldValue: nil,
-            newValue: ["x"],
-            indexes: .single(41),
-            isPrior: false,
-            holder: _KeyPathHolder(\Playlist.songs)
-        )
+        var change = insertion(at: .single(41))
         #expect(change.indexes == IndexSet(integer: 41))
         change.isPrior = true
         #expect(change.indexes == IndexSet(integer: 41))
@@ -39,14 +44,7 @@ import Testing
     }
 
     @Test func settingTheIndexesReplacesOneIndexAndKeepsThePriorFlag() {
-        var change = KVOChange<[String]>(
-            kind: .insertion,
-            oldValue: nil,
-            newValue: ["x"],
-            indexes: .single(0),
-            isPrior: true,
-            holder: _KeyPathHolder(\Playlist.songs)
-        )
+        var change = insertion(at: .single(0), isPrior: true)
         change.indexes = IndexSet([2, 3])
         #expect(change.indexes == IndexSet([2, 3]))
         #expect(change.isPrior)
@@ -56,29 +54,15 @@ import Testing
     }
 
     @Test func recordsWithOneIndexAndWithTheSameIndexSetAreEqual() {
-        let single = KVOChange<[String]>(
-            kind: .insertion,
-            oldValue: nil,
-            newValue: ["x"],
-            indexes: .single(3),
-            isPrior: false,
-            holder: _KeyPathHolder(\Playlist.songs)
-        )
-        let set = KVOChange<[String]>(
-            kind: .insertion,
-            newValue: ["x"],
-            indexes: IndexSet(integer: 3),
-            keyPath: \Playlist.songs
-        )
-        #expect(single == set)
-        #expect(
-            single
-                != KVOChange<[String]>(
-                    kind: .insertion,
-                    newValue: ["x"],
-                    indexes: IndexSet(integer: 4),
-                    keyPath: \Playlist.songs
-                )
-        )
+        let made = { (index: Int) in
+            KVOChange<[String]>(
+                kind: .insertion,
+                newValue: ["x"],
+                indexes: IndexSet(integer: index),
+                keyPath: \Playlist.songs
+            )
+        }
+        #expect(insertion(at: .single(3)) == made(3))
+        #expect(insertion(at: .single(3)) != made(4))
     }
 }
