@@ -116,6 +116,12 @@ extension KVOInfo {
     ) {
         // (Only an optional has optionals to remove: a cast per value found that out at 12 times the cost.)
         let isOptional = isOptionalType(type)
+        // Nothing to remove: the values as they are, which the box's function boxes as `Any` itself (a
+        // record built here was copied there, existentials and all).
+        guard isOptional else {
+            box?.with { $0.deliver($0, object, oldValue, newValue, type, isPrior, self) }
+            return
+        }
         let change = KVOChange<Any>(
             oldValue: oldValue.map { byName($0.loadBoxed(as: type), isOptional: isOptional) },
             newValue: newValue.map { byName($0.loadBoxed(as: type), isOptional: isOptional) },
