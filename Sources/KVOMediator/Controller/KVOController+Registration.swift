@@ -123,10 +123,8 @@ extension KVOController {
         on object: Object,
         ifKept keeps: () -> Bool
     ) throws(KVOError) {
-        try withoutActuallyEscaping(keeps) { (keeps) throws(KVOError) in
-            try KVODispatcher.shared.start(info, on: object) { initial in
-                if keeps() { info.deliverInitial(initial, to: object) }
-            }
+        try KVODispatcher.shared.start(info, on: object) { initial in
+            if keeps() { info.deliverInitial(initial, to: object) }
         }
     }
 }

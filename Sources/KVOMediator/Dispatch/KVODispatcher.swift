@@ -39,17 +39,34 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
         TypedKVOInfo(object: object, reading: reading, options: options, owner: owner, box: box)
     }
 
-    /// Starts a registration: subscribes it to what its key path reads, giving `reading` the value
-    /// read, if the caller wants it. A key path that reads nothing observable ends it and throws.
+    /// Starts a registration: subscribes it to what its key path reads. A key path that reads nothing
+    /// observable ends it and throws.
+    @usableFromInline
+    @inline(__always)
+    func start<Object: KeyValueObservable, Value>(_ info: TypedKVOInfo<Object, Value>, on object: Object) throws(KVOError) {
+        try start(info, on: object, readsValue: false) { _ in }
+    }
+
+    /// `start(_:on:)`, giving `reading` the value read (as the start's last step, with no lock held).
     @usableFromInline
     @inline(__always)
     func start<Object: KeyValueObservable, Value>(
         _ info: TypedKVOInfo<Object, Value>,
         on object: Object,
-        reading: ((Value) -> Void)? = nil
+        reading: (Value) -> Void
+    ) throws(KVOError) {
+        try start(info, on: object, readsValue: true, reading)
+    }
+
+    @inline(__always)
+    private func start<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        readsValue: Bool,
+        _ reading: (Value) -> Void
     ) throws(KVOError) {
         do {
-            try info.start(on: object, reading: reading)
+            try info.start(on: object, readsValue: readsValue, reading: reading)
         } catch {
             end(info)
             throw error

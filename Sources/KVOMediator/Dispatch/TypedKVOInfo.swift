@@ -105,14 +105,16 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// path ``DirectSlotCache`` knows to be one `@Observed` property, subscribes to that property.
     ///
     /// - Throws: ``KVOError`` when nothing observable was read (the dispatcher then ends it).
-    /// - Parameter reading: Given the value read while subscribing, when the caller uses it (for an
-    ///   `.initial` record, say), as the start's last step, with no lock held; without it, a cached key
-    ///   path is not read at all.
-    func start(on object: Object, reading: ((Value) -> Void)?) throws(KVOError) {
+    /// - Parameters:
+    ///   - readsValue: Whether the caller uses the value read (for an `.initial` record, say); if not, a
+    ///     cached key path is not read at all.
+    ///   - reading: Given the value read while subscribing, if `readsValue`, as the start's last step,
+    ///     with no lock held. (Not escaping: an optional closure's context was allocated at each start.)
+    func start(on object: Object, readsValue: Bool, reading: (Value) -> Void) throws(KVOError) {
         if let field = leafWord.directField, let typed = typedKeyPath {
             setLeafWord(.none)
             start(on: object, field: field, keyPath: typed)
-            guard let reading else { return }
+            guard readsValue else { return }
             // The property's value from its storage, which its getter would read (a key path known to be one
             // property is its wrapper's getter on this very class: see `DirectSlotCache`), with no key-path
             // runtime and nothing reported.
@@ -152,7 +154,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             markDirect()
         }
         markStarted()
-        reading?(value)
+        if readsValue { reading(value) }
     }
 
     /// Whether this registration's string key path is one `@Observed` property of the object, which

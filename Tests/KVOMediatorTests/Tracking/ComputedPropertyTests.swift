@@ -132,7 +132,7 @@ import Testing
             box: _HandlerBox<Person, String> { _, _ in counter.increment() },
             onObjectDeinit: nil
         )
-        try info.start(on: person, reading: nil)
+        try info.start(on: person, readsValue: false) { _ in }
         defer { info.cancel() }
         let older = info.nextTicket()
         let newer = info.nextTicket()
