@@ -30,8 +30,8 @@ public struct KVOChange<Value> {
     @usableFromInline
     var _indexSet: IndexSet?
     /// Bit 0: `isPrior`; the bits above: the one index plus one (0: none). One word, where `isPrior` had
-    /// its padding: a record a word larger (72 bytes for an `Int`) was destroyed through a value witness,
-    /// 100 instructions more on every delivery.
+    /// its padding: a record a word larger was destroyed through a value witness on every delivery (the
+    /// measurements are in the commit that made it so).
     @usableFromInline
     var _flags: Int
 
