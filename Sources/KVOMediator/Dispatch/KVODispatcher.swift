@@ -43,7 +43,10 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
     /// observable ends it and throws.
     @usableFromInline
     @inline(__always)
-    func start<Object: KeyValueObservable, Value>(_ info: TypedKVOInfo<Object, Value>, on object: Object) throws(KVOError) {
+    func start<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object
+    ) throws(KVOError) {
         try start(info, on: object, readsValue: false) { _ in }
     }
 
