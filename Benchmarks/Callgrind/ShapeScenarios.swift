@@ -166,13 +166,6 @@ private func chain5() -> [Scenario] {
     ]
 }
 
-/// `\T.x`, made at run time: a key path object of its own, equal to the literal `\Counter.x`.
-@inline(never)
-@_optimize(none)
-private func runtimeKeyPathX<T: Counter>(_: T.Type) -> KeyPath<T, Int> {
-    \T.x
-}
-
 private func observeUnobserveForms() -> [Scenario] {
     [
         Scenario("observe_unobserve_equal_literal.ours") { iterations in

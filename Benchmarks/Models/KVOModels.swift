@@ -115,3 +115,11 @@ final class ListOwner: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var owner = List()
 }
+
+/// `\T.x`, made at run time: a key path object of its own, equal to the literal `\Counter.x`
+/// (observe_unobserve_equal_literal, in both benchmark targets).
+@inline(never)
+@_optimize(none)
+func runtimeKeyPathX<T: Counter>(_: T.Type) -> KeyPath<T, Int> {
+    \T.x
+}

@@ -265,13 +265,6 @@ private func trackedObservationChain5() -> Fixture<ObservationLink1> {
 
 // MARK: - Observe and unobserve
 
-/// `\T.x`, made at run time: a key path object of its own, equal to the literal `\Counter.x`.
-@inline(never)
-@_optimize(none)
-private func runtimeKeyPathX<T: Counter>(_: T.Type) -> KeyPath<T, Int> {
-    \T.x
-}
-
 private func registerObserveUnobserveForms() {
     register("observe_unobserve_equal_literal", "ours", operations: operationCount, setup: watchedCounterForms()) {
         _,
