@@ -56,9 +56,12 @@ final class KeyPathHashes: Sendable {
     /// to stand for one key path, or for different hashes; otherwise by `==`.
     func areEqual(_ lhs: AnyKeyPath, _ rhs: AnyKeyPath) -> Bool {
         if lhs === rhs { return true }
-        let left = identity(of: lhs)
-        let right = identity(of: rhs)
-        guard left.hash == right.hash else { return false }
-        return left.canonical === right.canonical || lhs == rhs
+        return Self.areEqual(lhs, identity(of: lhs), rhs, identity(of: rhs))
+    }
+
+    /// Whether `lhs` and `rhs`, whose identities are `left` and `right`, are equal key paths: not for
+    /// different hashes; at once for one canonical object; otherwise by `==`.
+    static func areEqual(_ lhs: AnyKeyPath, _ left: Identity, _ rhs: AnyKeyPath, _ right: Identity) -> Bool {
+        left.hash == right.hash && (left.canonical === right.canonical || sameKeyPath(lhs, rhs))
     }
 }

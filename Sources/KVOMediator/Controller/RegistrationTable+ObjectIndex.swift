@@ -12,8 +12,7 @@ extension RegistrationTable {
         }
 
         static func == (lhs: KeyPathKey, rhs: KeyPathKey) -> Bool {
-            lhs.identity.hash == rhs.identity.hash
-                && (lhs.identity.canonical === rhs.identity.canonical || sameKeyPath(lhs.keyPath, rhs.keyPath))
+            KeyPathHashes.areEqual(lhs.keyPath, lhs.identity, rhs.keyPath, rhs.identity)
         }
 
         func hash(into hasher: inout Hasher) {
