@@ -18,11 +18,9 @@ final class AccessTracker: ReadRecorder {
         var expectedSince: UInt16 = 0
         var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)?
         var matching: Matching = Matching.matched(0)
-        var undeclaredFields: [(type: ObjectIdentifier, field: Int)] = []
-        var nextUndeclared: Int = 0
+        var undeclaredFields = RecentRing<(type: ObjectIdentifier, field: Int)>(capacity: AccessTracker.answersKept)
         var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
-        var declaredAnswers: [DeclaredAnswer] = []
-        var nextDeclaredAnswer: Int = 0
+        var declaredAnswers = RecentRing<DeclaredAnswer>(capacity: AccessTracker.answersKept)
     }
 
     var accesses: [Access] {
@@ -109,15 +107,12 @@ final class AccessTracker: ReadRecorder {
     /// last few found, kept while it is recycled (it is its thread's spare: `reused(subscribing:)`), so
     /// that a re-evaluation's reads do not ask again. Per tracker, so that a read looks them up with no
     /// lock; a newly found one replaces the oldest. None are kept with caches off (``CacheSwitch``).
-    var undeclaredFields: [(type: ObjectIdentifier, field: Int)] {
+    var undeclaredFields: RecentRing<(type: ObjectIdentifier, field: Int)> {
         @inline(__always) _read { yield fields.guarded.undeclaredFields }
         @inline(__always) _modify { yield &fields.guarded.undeclaredFields }
     }
-    var nextUndeclared: Int {
-        @inline(__always) _read { yield fields.guarded.nextUndeclared }
-        @inline(__always) _modify { yield &fields.guarded.nextUndeclared }
-    }
-    static let undeclaredFieldsKept = 8
+    /// How many answers about declared keys a tracker keeps, of each kind.
+    static let answersKept = 8
     static let remembersUndeclaredFields = CacheSwitch.cachesAreOn
     /// The declared dependencies read so far, by object and key path: each is read once, so that
     /// declarations that form a cycle end.
@@ -242,18 +237,13 @@ final class AccessTracker: ReadRecorder {
         of object: Object
     ) -> DeclaredAnswer {
         let type = ObjectIdentifier(Swift.type(of: object))
-        for index in fields.guarded.declaredAnswers.indices
-        where fields.guarded.declaredAnswers[index].answers(keyPath, type: type) {
-            return fields.guarded.declaredAnswers[index]
+        for index in fields.guarded.declaredAnswers.elements.indices
+        where fields.guarded.declaredAnswers.elements[index].answers(keyPath, type: type) {
+            return fields.guarded.declaredAnswers.elements[index]
         }
         let answer = DeclaredAnswer(affecting: keyPath, on: object)
         guard Self.remembersUndeclaredFields else { return answer }
-        if fields.guarded.declaredAnswers.count < Self.undeclaredFieldsKept {
-            fields.guarded.declaredAnswers.append(answer)
-        } else {
-            fields.guarded.declaredAnswers[fields.guarded.nextDeclaredAnswer] = answer
-            fields.guarded.nextDeclaredAnswer = (fields.guarded.nextDeclaredAnswer + 1) % Self.undeclaredFieldsKept
-        }
+        fields.guarded.declaredAnswers.keep(answer)
         return answer
     }
 
@@ -276,8 +266,8 @@ final class AccessTracker: ReadRecorder {
     /// Whether `field` of objects of the class `type` was found to have nothing declared affecting it.
     @inline(__always)
     func declaresNothing(_ type: ObjectIdentifier, field: Int) -> Bool {
-        for index in undeclaredFields.indices
-        where undeclaredFields[index].field == field && undeclaredFields[index].type == type {
+        for index in undeclaredFields.elements.indices
+        where undeclaredFields.elements[index].field == field && undeclaredFields.elements[index].type == type {
             return true
         }
         return false
@@ -286,12 +276,7 @@ final class AccessTracker: ReadRecorder {
     /// Remembers that `field` of objects of the class `type` has nothing declared affecting it.
     func rememberDeclaresNothing(_ type: ObjectIdentifier, field: Int) {
         guard Self.remembersUndeclaredFields else { return }
-        if undeclaredFields.count < Self.undeclaredFieldsKept {
-            undeclaredFields.append((type, field))
-        } else {
-            undeclaredFields[nextUndeclared] = (type, field)
-            nextUndeclared = (nextUndeclared + 1) % Self.undeclaredFieldsKept
-        }
+        undeclaredFields.keep((type, field))
     }
 
     /// A tracker for `registration`: this thread's spare one if it has one (a re-evaluation then
