@@ -4,8 +4,8 @@ import Foundation
 /// when ``KVOChange/indexes`` is read (on Linux an `IndexSet` is an `NSIndexSet` and a handle, two
 /// allocations, which an observer that does not read the indexes need not pay for).
 ///
-/// An optional and an integer, not an enum with a payload, so that a record of a setting copies and
-/// destroys as cheaply as with an `IndexSet?` alone.
+/// The form the indexes travel in, from a proxy to the box that builds the record; ``KVOChange`` itself
+/// keeps them packed (its `_indexSet`, and the one index in `_flags`), so that it stays 64 bytes.
 @usableFromInline
 struct _KVOIndexes {
     @usableFromInline
