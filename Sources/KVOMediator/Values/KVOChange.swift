@@ -99,7 +99,9 @@ public struct KVOChange<Value> {
         )
     }
 
-    /// A setting's record.
+    /// A setting's record: its index set stored as the literal nil. (Through the init that takes
+    /// `_KVOIndexes`, the optimiser no longer sees that there is no `IndexSet` to destroy after each
+    /// callback, and every notification pays for it.)
     @inlinable
     init(settingFrom oldValue: Value?, to newValue: Value?, isPrior: Bool, holder: _KeyPathHolder) {
         self.kind = .setting
