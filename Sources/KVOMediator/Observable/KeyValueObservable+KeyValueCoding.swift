@@ -43,6 +43,32 @@ extension KeyValueObservable {
     ///   ``validateKeyPath(_:)`` checks; `.nilLink` for a nil link (naming it and the type it is declared
     ///   as); `.typeMismatch` for a value not of the property's type (naming the expected type).
     public func setValue(_ value: Any?, atKeyPath path: String) throws(KVOError) {
+        try setValue(given: value, atKeyPath: path)
+    }
+
+    /// Sets the `@Observed` property at a string key path to a value of a static type, as
+    /// ``setValue(_:atKeyPath:)-(Any?,_)`` sets the same value passed as `Any?`.
+    ///
+    /// ```swift
+    /// try person.setValue(42, atKeyPath: "age")           // no `Any` box: stored as it is
+    /// let nickname: String? = nil
+    /// try person.setValue(nickname, atKeyPath: "nickname")  // an optional: nil, as `Any?` would be
+    /// ```
+    ///
+    /// Swift picks this form for an argument of a static type other than `Any?`. A value of exactly the
+    /// property's declared type is stored without a box or a cast; any other is taken as the `Any?` form
+    /// takes it (an optional as its wrapped value or nil), with the same checks, records and errors.
+    ///
+    /// - Parameters:
+    ///   - value: The new value, of the property's declared type.
+    ///   - path: `@Observed` property names separated by dots, like `"address.city"`.
+    /// - Throws: ``KVOError``, and nothing is set, as ``setValue(_:atKeyPath:)-(Any?,_)`` throws.
+    public func setValue<Value>(_ value: Value, atKeyPath path: String) throws(KVOError) {
+        try setValue(given: value, atKeyPath: path)
+    }
+
+    /// Both forms of `setValue(_:atKeyPath:)`: `Given` is `Any?` for Cocoa's.
+    private func setValue<Given>(given value: Given, atKeyPath path: String) throws(KVOError) {
         // One name, the common case, is the path itself: no array of names.
         guard hasSeparator(path) else {
             return try setLast(value, named: path, path: path, in: self)
@@ -75,35 +101,44 @@ extension KeyValueObservable {
         }
     }
 
-    /// Whether `path` has more than one name (a loop over its bytes, where `utf8.contains` iterated
-    /// generically).
+    /// Whether `path` has more than one name (over its bytes where they lie, where iterating `utf8`
+    /// decoded it index by index).
     private func hasSeparator(_ path: String) -> Bool {
-        var path = path
-        return path.withUTF8 { bytes in bytes.contains(UInt8(ascii: ".")) }
+        let dot = UInt8(ascii: ".")
+        if let found = path.utf8.withContiguousStorageIfAvailable({ $0.contains(dot) }) { return found }
+        return path.utf8.contains(dot)
     }
 
     /// Sets the property `name` of `holder`, the last component of `path` (see `setValue(_:atKeyPath:)`).
-    private func setLast(
-        _ value: Any?,
+    private func setLast<Given>(
+        _ value: Given,
         named name: String,
         path: String,
         in holder: some KeyValueObservable
     ) throws(KVOError) {
-        guard let component = StringComponent.find(name, in: type(of: holder)) else {
-            try validateKeyPath(path)
-            throw KVOError.unknownKey(Substring(name), in: type(of: holder), path: path, root: rootName)
+        let holderType = type(of: holder)
+        let wasSet: Bool?
+        if let keyPath = holderType.keyPath(forKey: name) {
+            wasSet = (keyPath as? any WritableByName)?.set(SetArgument.asOptionalAny(value), on: holder)
+            guard wasSet != nil else {
+                throw KVOError.readOnly(name, path: path, root: type(of: self), holder: holderType)
+            }
+        } else {
+            // The field is used where the class's layout holds it: no copy of it to destroy.
+            wasSet = ObservedFields.withField(named: name, in: holderType) { $0.set(value, in: holder) }
+            guard wasSet != nil else {
+                try validateKeyPath(path)
+                throw KVOError.unknownKey(Substring(name), in: holderType, path: path, root: rootName)
+            }
         }
-        guard let wasSet = component.set(value, in: holder) else {
-            throw KVOError.readOnly(name, path: path, root: type(of: self), holder: type(of: holder))
-        }
-        guard wasSet else {
+        guard wasSet == true else {
             throw KVOError.typeMismatch(
-                setting: value,
+                setting: SetArgument.asOptionalAny(value),
                 path: path,
                 root: type(of: self),
-                holder: type(of: holder),
+                holder: holderType,
                 name: name,
-                declared: component.declaredType
+                declared: StringComponent.find(name, in: holderType)?.declaredType ?? Any.self
             )
         }
     }
@@ -166,6 +201,37 @@ extension KeyValueObservable {
 func valueForSet<Value>(_ value: Any?, as _: Value.Type) -> Value? {
     guard let value else { return _isOptional(Value.self) ? Any?.none as? Value : nil }
     return value as? Value
+}
+
+/// What a set by name of a value of a static type means: the value as it would be passed as `Any?`
+/// (``KeyValueObservable/setValue(_:atKeyPath:)-generic``), so that both forms set alike.
+enum SetArgument {
+    /// `value` as an `Any?` argument: an optional gives its wrapped value or nil (one level, as Swift
+    /// converts an `Int?` to `Any?`), any other value itself. An `Any?` is itself.
+    static func asOptionalAny<Given>(_ value: Given) -> Any? {
+        if let optional = Given.self as? any OptionalSetArgument.Type {
+            return optional.unwrappedOnce(value)
+        }
+        return value
+    }
+
+    /// Whether `type` is `Any?`, which a set takes as the optional it is, never as a value to store as
+    /// it is (a property declared `Any?` is set to the value it wraps).
+    static func isOptionalAny(_ type: Any.Type) -> Bool {
+        type == Any?.self
+    }
+}
+
+/// An optional, as `SetArgument` unwraps it.
+private protocol OptionalSetArgument {
+    /// `value` (a `Self`) unwrapped one level, as `Any?`.
+    static func unwrappedOnce<Given>(_ value: Given) -> Any?
+}
+
+extension Optional: OptionalSetArgument {
+    fileprivate static func unwrappedOnce<Given>(_ value: Given) -> Any? {
+        reinterpret(value, as: Self.self).map { $0 as Any }
+    }
 }
 
 /// A key path a string key path's component can be set through (``KeyValueObservable/keyPath(forKey:)``):

@@ -182,13 +182,4 @@ enum StringComponent {
             return flattened(field.value(in: object))
         }
     }
-
-    /// Sets the component of `object` to `value` as its setter does: true if set; false, with nothing
-    /// set, when `value` is not of its type; nil when the class names a read-only key path for it.
-    func set(_ value: Any?, in object: some KeyValueObservable) -> Bool? {
-        switch self {
-        case .named(let keyPath): (keyPath as? any WritableByName)?.set(value, on: object)
-        case .field(let field): field.set(value, in: object)
-        }
-    }
 }

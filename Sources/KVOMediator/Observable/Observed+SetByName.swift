@@ -20,6 +20,15 @@ extension Observed {
         return setConverting(newValue, field: field, of: object)
     }
 
+    /// `set` of a value of the static type `Given`: stored as it is when `Given` is `Value` (no box, no
+    /// cast); otherwise set as the same value passed as `Any?` would be.
+    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool {
+        if Given.self == Value.self, !SetArgument.isOptionalAny(Given.self) {
+            return store(reinterpret(value, as: Value.self), field: field, of: object)
+        }
+        return set(SetArgument.asOptionalAny(value), field: field, of: object)
+    }
+
     /// `set` of a value not exactly a `Value` (nil, a subclass instance, a value for an existential):
     /// apart, so that the exact case does not prepare this cast's `Value?`.
     @inline(never)

@@ -121,13 +121,17 @@ public struct Observed<Value> {
     @inlinable
     @inline(never)
     static func _setObserved(_ object: AnyObject, to newValue: Value, registrar: KVORegistrar, field: Int) {
-        let storage = FieldAddress(of: object, at: field).pointer(to: Self.self)
-        guard storage.pointee.automaticallyNotifies else {
-            storage.pointee.value = newValue
+        // The value is the storage's first field, and the flag lies after it (`notifiesAutomatically`):
+        // reached from `Value`'s layout, so that unspecialised code (a set by name) does not look up this
+        // `Observed<Value>`'s metadata for its fields' offsets.
+        assert(MemoryLayout<Self>.offset(of: \Self.value) == 0)
+        let storage = FieldAddress(of: object, at: field).pointer(to: Value.self)
+        guard notifiesAutomatically(field: field, of: object) else {
+            storage.pointee = newValue
             return
         }
         // Values go to the registrar by address: nothing generic runs on the notification path.
-        let oldValue = storage.pointee.value
+        let oldValue = storage.pointee
         withUnsafePointer(to: oldValue) { oldPointer in
             withUnsafePointer(to: newValue) { newPointer in
                 registrar._change(
@@ -138,7 +142,7 @@ public struct Observed<Value> {
                     type: Value.self
                 ) {
                     // The store between the prior and the change records.
-                    storage.pointee.value = newValue
+                    storage.pointee = newValue
                 }
             }
         }
@@ -151,6 +155,7 @@ public struct Observed<Value> {
     /// a `Bool` needs no padding): from `Value`'s size, which asks the runtime nothing more, where the
     /// offset of its key path looked up this `Observed<Value>`'s metadata and its key path at each call
     /// (debug builds check the two agree).
+    @inlinable
     static func notifiesAutomatically(field: Int, of object: AnyObject) -> Bool {
         let flag = MemoryLayout<Value>.size
         assert(flag == MemoryLayout<Self>.offset(of: \Self.automaticallyNotifies))

@@ -14,6 +14,15 @@ protocol ObservedStorage {
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
+    /// `set(_:field:of:)` of a value of a static type (``KeyValueObservable/setValue(_:atKeyPath:)-generic``),
+    /// with the meaning of that value passed as `Any?` (`SetArgument`).
+    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool
+}
+
+extension ObservedStorage {
+    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool {
+        set(SetArgument.asOptionalAny(value), field: field, of: object)
+    }
 }
 
 /// A storage that holds its value itself, as its first field: `Observed` (an `ObservedWeak` holds a
@@ -95,8 +104,8 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
 
     /// Sets the property in `object` (an instance of the class this field was found in) to `value` as
     /// its setter would; false, with nothing set, when `value` is not of its declared type.
-    func set(_ value: Any?, in object: some KeyValueObservable) -> Bool {
-        storage.set(value, field: offset, of: object)
+    func set<Given>(_ value: Given, in object: some KeyValueObservable) -> Bool {
+        storage.set(given: value, field: offset, of: object)
     }
 }
 
@@ -194,12 +203,22 @@ enum ObservedFields {
 
     /// The `@Observed` property called `name` (a subclass's wins over a base class's).
     static func field(named name: String, in type: AnyObject.Type) -> ObservedField? {
+        withField(named: name, in: type) { $0 }
+    }
+
+    /// `body` of the `@Observed` property called `name` (as `field(named:in:)` finds it), read where the
+    /// class's layout holds it; nil if there is none.
+    static func withField<Result>(
+        named name: String,
+        in type: AnyObject.Type,
+        _ body: (ObservedField) -> Result
+    ) -> Result? {
         withLayout(of: type) { layout in
             // (Indexes into the class's own array, where `last(where:)` retained and released it.)
             var index = layout.fields.endIndex
             while index > layout.fields.startIndex {
                 index -= 1
-                if layout.fields[index].name == name { return layout.fields[index] }
+                if layout.fields[index].name == name { return body(layout.fields[index]) }
             }
             return nil
         }
