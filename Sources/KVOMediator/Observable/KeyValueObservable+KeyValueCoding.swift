@@ -204,7 +204,7 @@ func valueForSet<Value>(_ value: Any?, as _: Value.Type) -> Value? {
 }
 
 /// What a set by name of a value of a static type means: the value as it would be passed as `Any?`
-/// (``KeyValueObservable/setValue(_:atKeyPath:)-generic``), so that both forms set alike.
+/// (``KeyValueObservable/setValue(_:atKeyPath:)-(Value,_)``), so that both forms set alike.
 enum SetArgument {
     /// `value` as an `Any?` argument: an optional gives its wrapped value or nil (one level, as Swift
     /// converts an `Int?` to `Any?`), any other value itself. An `Any?` is itself.

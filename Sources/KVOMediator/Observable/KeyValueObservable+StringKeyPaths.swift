@@ -12,7 +12,7 @@ extension KeyValueObservable {
     /// `\.[kvoKeyPath: "address.city"]` is observable like the typed `\.address.city`. It reads exactly the properties its components name, as the typed key path
     /// would: no other property of any object is read. The value is nil when a component is nil,
     /// unknown, or not an observable object; ``validateKeyPath(_:)`` tells which, and
-    /// ``value(atKeyPath:)`` reads with an unknown name an error. ``setValue(_:atKeyPath:)`` sets.
+    /// ``value(atKeyPath:)`` reads with an unknown name an error. ``setValue(_:atKeyPath:)-(Any?,_)`` sets.
     public subscript(kvoKeyPath path: String) -> Any? {
         var current: AnyObject = self
         let names = path.split(separator: ".", omittingEmptySubsequences: false)

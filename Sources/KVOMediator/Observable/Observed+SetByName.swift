@@ -1,4 +1,4 @@
-/// A set of an `@Observed` property found by its name (``KeyValueObservable/setValue(_:atKeyPath:)``):
+/// A set of an `@Observed` property found by its name (``KeyValueObservable/setValue(_:atKeyPath:)-(Any?,_)``):
 /// the storage subscript's setter, step for step, for a property named by its storage's offset instead
 /// of by key paths, so that it announces exactly what a typed set announces.
 extension Observed {

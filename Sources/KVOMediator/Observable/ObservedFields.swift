@@ -14,7 +14,7 @@ protocol ObservedStorage {
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
     static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
-    /// `set(_:field:of:)` of a value of a static type (``KeyValueObservable/setValue(_:atKeyPath:)-generic``),
+    /// `set(_:field:of:)` of a value of a static type (``KeyValueObservable/setValue(_:atKeyPath:)-(Value,_)``),
     /// with the meaning of that value passed as `Any?` (`SetArgument`).
     static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool
 }

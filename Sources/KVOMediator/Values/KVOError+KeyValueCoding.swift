@@ -1,4 +1,4 @@
-/// The errors of setting and reading by string key path (``KeyValueObservable/setValue(_:atKeyPath:)``,
+/// The errors of setting and reading by string key path (``KeyValueObservable/setValue(_:atKeyPath:)-(Any?,_)``,
 /// ``KeyValueObservable/value(atKeyPath:as:)``): each names the key path, the type it starts from, the
 /// types involved, and the fix.
 extension KVOError {

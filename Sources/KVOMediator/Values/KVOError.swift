@@ -1,5 +1,5 @@
 /// A bad observation request: reported instead of registering something that could never fire. Also
-/// a set or read by string key path that cannot be done (``KeyValueObservable/setValue(_:atKeyPath:)``).
+/// a set or read by string key path that cannot be done (``KeyValueObservable/setValue(_:atKeyPath:)-(Any?,_)``).
 ///
 /// ```swift
 /// do {
