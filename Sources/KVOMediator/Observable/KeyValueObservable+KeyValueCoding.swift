@@ -68,6 +68,7 @@ extension KeyValueObservable {
     }
 
     /// Both forms of `setValue(_:atKeyPath:)`: `Given` is `Any?` for Cocoa's.
+    @inline(__always)
     private func setValue<Given>(given value: Given, atKeyPath path: String) throws(KVOError) {
         // One name, the common case, is the path itself: no array of names.
         guard hasSeparator(path) else {

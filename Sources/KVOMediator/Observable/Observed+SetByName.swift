@@ -24,7 +24,7 @@ extension Observed {
     /// cast); otherwise set as the same value passed as `Any?` would be.
     static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool {
         if Given.self == Value.self, !SetArgument.isOptionalAny(Given.self) {
-            return store(reinterpret(value, as: Value.self), field: field, of: object)
+            return store(value, field: field, of: object)
         }
         return set(SetArgument.asOptionalAny(value), field: field, of: object)
     }
@@ -37,13 +37,16 @@ extension Observed {
         return store(value, field: field, of: object)
     }
 
-    private static func store(_ value: Value, field: Int, of object: some KeyValueObservable) -> Bool {
+    /// Stores `value`, whose type `Stored` is `Value` (taken as it is: a value cast to `Value` first
+    /// would be one more copy in this unspecialised code).
+    private static func store<Stored>(_ value: Stored, field: Int, of object: some KeyValueObservable) -> Bool {
+        assert(Stored.self == Value.self)
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else {
-            FieldAddress(of: object, at: field).pointer(to: Self.self).pointee.value = value
+            FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
             return true
         }
-        _setObserved(object, to: value, registrar: registrar, field: field)
+        Observed<Stored>._setObserved(object, to: value, registrar: registrar, field: field)
         return true
     }
 }

@@ -104,6 +104,7 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
 
     /// Sets the property in `object` (an instance of the class this field was found in) to `value` as
     /// its setter would; false, with nothing set, when `value` is not of its declared type.
+    @inline(__always)
     func set<Given>(_ value: Given, in object: some KeyValueObservable) -> Bool {
         storage.set(given: value, field: offset, of: object)
     }
