@@ -97,7 +97,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// both read.
     func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
         let value = read(object)
-        if rootDeclares { tracker.readDeclared(affecting: keyPath, of: object) }
+        if rootDeclares {
+            // (The root object's registrar, which this registration holds: no retain of it.)
+            _ = rootRegistrar.with { tracker.readDeclared(affecting: keyPath, of: object, on: $0) }
+        }
         return value
     }
 

@@ -19,7 +19,7 @@ final class AccessTracker: ReadRecorder {
         var remembered: (registration: ObjectIdentifier, ticket: UInt16, count: Int)?
         var matching: Matching = Matching.matched(0)
         var undeclaredFields = RecentRing<(type: ObjectIdentifier, field: Int)>(capacity: AccessTracker.answersKept)
-        var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] = []
+        var declaredReads: [DeclaredRead] = []
         var declaredAnswers = RecentRing<DeclaredAnswer>(capacity: AccessTracker.answersKept)
     }
 
@@ -114,9 +114,8 @@ final class AccessTracker: ReadRecorder {
     /// How many answers about declared keys a tracker keeps, of each kind.
     static let answersKept = 8
     static let remembersUndeclaredFields = CacheSwitch.cachesAreOn
-    /// The declared dependencies read so far, by object and key path: each is read once, so that
-    /// declarations that form a cycle end.
-    private var declaredReads: [(object: ObjectIdentifier, keyPath: AnyKeyPath)] {
+    /// The declared dependencies read so far: each is read once, so that declarations that form a cycle end.
+    private var declaredReads: [DeclaredRead] {
         @inline(__always) _read { yield fields.guarded.declaredReads }
         @inline(__always) _modify { yield &fields.guarded.declaredReads }
     }
@@ -131,14 +130,14 @@ final class AccessTracker: ReadRecorder {
     ) {
         // (A re-evaluation reading what it read last time records nothing: `AccessTracker+ExpectedReads`.)
         switch expectedRead(of: registrar, field: field) {
-        case .first: return readDeclared(affecting: wrapped, field: field, of: object)
+        case .first: return readDeclared(affecting: wrapped, field: field, of: object, on: registrar)
         case .again: return
         case .unexpected: break
         }
         registrar.verifyStored(in: object)
         let keyPath = wrapped()
         let access = Access(registrar: registrar, slot: .field(field), wrapped: keyPath, objectType: type(of: object))
-        if record(access) { readDeclared(affecting: { keyPath }, field: field, of: object) }
+        if record(access) { readDeclared(affecting: { keyPath }, field: field, of: object, on: registrar) }
     }
 
     override func readCustomStorage<Object: KeyValueObservable>(
@@ -150,7 +149,7 @@ final class AccessTracker: ReadRecorder {
         noteWeakLinkRead()
         registrar.verifyStored(in: object)
         let access = Access(registrar: registrar, slot: .keyPath(keyPath), objectType: type(of: object))
-        if record(access) { readDeclared(affecting: keyPath, of: object) }
+        if record(access) { readDeclared(affecting: keyPath, of: object, on: registrar) }
     }
 
     override func readField(_ field: Int, named object: AnyObject, on registrar: KVORegistrar) {
@@ -186,44 +185,54 @@ final class AccessTracker: ReadRecorder {
     /// key path, through a chain, inside a computed property), what it declares is read with it, as
     /// Cocoa resolves `keyPathsForValuesAffectingValueForKey:`. A declared key path whose reading
     /// reports no read counts as a slot itself: its manual `willChangeValue(for:)` / `didChangeValue(for:)`
-    /// then announce the change.
+    /// then announce the change. `registrar` is `object`'s, which the caller has at hand.
     ///
     /// - Returns: Whether the class declares anything affecting `keyPath`.
     @discardableResult
-    func readDeclared<Object: KeyValueObservable>(affecting keyPath: AnyKeyPath, of object: Object) -> Bool {
+    func readDeclared<Object: KeyValueObservable>(
+        affecting keyPath: AnyKeyPath,
+        of object: Object,
+        on registrar: KVORegistrar
+    ) -> Bool {
         // (Only for a registration: probing what a key path reads, to announce a change of it, is
         // about that key path's own storage.)
         guard registration != nil else { return false }
         let answer = declaredAnswer(affecting: keyPath, of: object)
         guard !answer.declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
-        let registrar = object.kvoRegistrar
-        // (By index: `zip` retained both arrays again.)
+        // (By index: `zip` retained both arrays again. A declared key path is loaded only where it is
+        // used, which for an `@Observed` property read again is nowhere.)
         for index in answer.declared.indices {
-            let (affecting, field) = (answer.declared[index], answer.fields[index])
-            if declaredReads.contains(where: { $0.object == id && sameKeyPath($0.keyPath, affecting) }) { continue }
-            declaredReads.append((id, affecting))
+            let field = answer.fields[index]
+            if let field {
+                if declaredReads.contains(where: { $0.isRead(of: id, field: field) }) { continue }
+                declaredReads.append(.field(object: id, offset: field))
+            } else {
+                let affecting = answer.declared[index]
+                if declaredReads.contains(where: { $0.isRead(of: id, keyPath: affecting) }) { continue }
+                declaredReads.append(.keyPath(object: id, affecting))
+            }
             let before = readCount
             // One `@Observed` property: the read its getter reports, without running the getter by key path.
             if let field {
-                readField(field, of: object, on: registrar) { affecting }
+                readField(field, of: object, on: registrar) { answer.declared[index] }
             } else {
-                _ = object[keyPath: affecting]
+                _ = object[keyPath: answer.declared[index]]
             }
             if readCount == before {
                 record(
                     Access(
                         registrar: registrar,
-                        slot: .keyPath(affecting),
+                        slot: .keyPath(answer.declared[index]),
                         objectType: type(of: object)
                     )
                 )
             }
             // What the class declares affecting that property (for a property, with the class's "nothing" kept).
             if let field {
-                readDeclared(affecting: { affecting }, field: field, of: object)
+                readDeclared(affecting: { answer.declared[index] }, field: field, of: object, on: registrar)
             } else {
-                readDeclared(affecting: affecting, of: object)
+                readDeclared(affecting: answer.declared[index], of: object, on: registrar)
             }
         }
         return true
@@ -255,12 +264,15 @@ final class AccessTracker: ReadRecorder {
     func readDeclared<Object: KeyValueObservable>(
         affecting wrapped: () -> AnyKeyPath,
         field: Int,
-        of object: Object
+        of object: Object,
+        on registrar: KVORegistrar
     ) {
         guard registration != nil else { return }
         let type = ObjectIdentifier(Swift.type(of: object))
         if declaresNothing(type, field: field) { return }
-        if !readDeclared(affecting: wrapped(), of: object) { rememberDeclaresNothing(type, field: field) }
+        if !readDeclared(affecting: wrapped(), of: object, on: registrar) {
+            rememberDeclaresNothing(type, field: field)
+        }
     }
 
     /// Whether `field` of objects of the class `type` was found to have nothing declared affecting it.

@@ -48,3 +48,21 @@ final class DeclaredAnswer {  // immutable; a class so that handing it out is on
         return field
     }
 }
+
+/// A declared dependency one evaluation has read (`AccessTracker.readDeclared(affecting:of:)`): each is
+/// read once, so that declarations that form a cycle end. An `@Observed` property is known by its object
+/// and storage (nothing to retain); any other key path by its object and the key path itself.
+enum DeclaredRead {
+    case field(object: ObjectIdentifier, offset: Int)
+    case keyPath(object: ObjectIdentifier, AnyKeyPath)
+
+    /// Whether this is the read of the property stored at `offset` of `object`.
+    func isRead(of object: ObjectIdentifier, field offset: Int) -> Bool {
+        if case .field(object, offset) = self { true } else { false }
+    }
+
+    /// Whether this is the read of `keyPath` (or one equal to it) of `object`.
+    func isRead(of object: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
+        if case .keyPath(object, let read) = self { sameKeyPath(read, keyPath) } else { false }
+    }
+}
