@@ -17,10 +17,14 @@ import Foundation
 public struct KVOChange<Value> {
     /// What kind of change happened.
     public var kind: KVOChangeKind
+    // (Spelt `Optional<Value>`: a `Value?` variable starts as nil, so an initialiser's store into it was
+    // an assignment, which for an `Any` value ran the optional's value witnesses; these are initialised.)
+    // swift-format-ignore: UseShorthandTypeNames
     /// The value before the change, when asked for with `.old`.
-    public var oldValue: Value?
+    public var oldValue: Optional<Value>
+    // swift-format-ignore: UseShorthandTypeNames
     /// The value after the change, when asked for with `.new`.
-    public var newValue: Value?
+    public var newValue: Optional<Value>
     /// The indexes of an array mutation; nil for settings and set mutations.
     public var indexes: IndexSet? {
         get { _indexes.indexSet }
