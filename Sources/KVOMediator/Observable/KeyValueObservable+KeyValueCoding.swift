@@ -126,7 +126,9 @@ extension KeyValueObservable {
             }
         } else {
             // The field is used where the class's layout holds it: no copy of it to destroy.
-            wasSet = ObservedFields.withField(named: name, in: holderType) { $0.set(value, in: holder) }
+            wasSet = ObservedFields.withField(named: name, in: holderType) { offset, storage in
+                storage.set(given: value, field: offset, of: holder)
+            }
             guard wasSet != nil else {
                 try validateKeyPath(path)
                 throw KVOError.unknownKey(Substring(name), in: holderType, path: path, root: rootName)

@@ -101,13 +101,6 @@ struct ObservedField: @unchecked Sendable {  // immutable: a metatype is not `Se
     func value(in object: AnyObject) -> Any {
         storage.value(at: FieldAddress(of: object, at: offset))
     }
-
-    /// Sets the property in `object` (an instance of the class this field was found in) to `value` as
-    /// its setter would; false, with nothing set, when `value` is not of its declared type.
-    @inline(__always)
-    func set<Given>(_ value: Given, in object: some KeyValueObservable) -> Bool {
-        storage.set(given: value, field: offset, of: object)
-    }
 }
 
 /// What the runtime's field metadata says of a class: its `@Observed` properties, and where its
@@ -204,22 +197,25 @@ enum ObservedFields {
 
     /// The `@Observed` property called `name` (a subclass's wins over a base class's).
     static func field(named name: String, in type: AnyObject.Type) -> ObservedField? {
-        withField(named: name, in: type) { $0 }
+        withField(named: name, in: type) { ObservedField(name: name, offset: $0, storage: $1) }
     }
 
-    /// `body` of the `@Observed` property called `name` (as `field(named:in:)` finds it), read where the
-    /// class's layout holds it; nil if there is none.
+    /// `body` of the storage offset and type of the `@Observed` property called `name` (as
+    /// `field(named:in:)` finds it), read where the class's layout holds them (no copy of the field's
+    /// name); nil if there is none.
     static func withField<Result>(
         named name: String,
         in type: AnyObject.Type,
-        _ body: (ObservedField) -> Result
+        _ body: (Int, any ObservedStorage.Type) -> Result
     ) -> Result? {
         withLayout(of: type) { layout in
             // (Indexes into the class's own array, where `last(where:)` retained and released it.)
             var index = layout.fields.endIndex
             while index > layout.fields.startIndex {
                 index -= 1
-                if layout.fields[index].name == name { return body(layout.fields[index]) }
+                if layout.fields[index].name == name {
+                    return body(layout.fields[index].offset, layout.fields[index].storage)
+                }
             }
             return nil
         }
