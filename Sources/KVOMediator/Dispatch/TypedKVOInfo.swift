@@ -145,9 +145,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         // A chain whole when it starts keeps its name for its records once a link is nil, or it ended.
         if accesses.count > 1, leafKey.isSlot { learnChainName(from: accesses) }
-        let root = object.kvoRegistrar
-        if accesses.count == 1, accesses[0].registrar === root, sameKeyPath(accesses[0].wrapped, keyPath) {
-            if let typed = typedKeyPath, case .field(let field) = accesses[0].slot,
+        if let slot = accesses.onlySlot(of: object.kvoRegistrar, readThrough: keyPath) {
+            if let typed = typedKeyPath, case .field(let field) = slot,
                 DirectSlotCache.isCacheable(typed, on: object, declares: rootDeclares)
             {
                 DirectSlotCache.shared.record(field, of: typed, on: type(of: object))

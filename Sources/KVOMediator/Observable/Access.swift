@@ -29,4 +29,20 @@ extension [Access] {
         }
         return false
     }
+
+    /// The slot these reads (one evaluation's) are, when they are one slot of `registrar` read through
+    /// `keyPath` itself: one read, whose getter reported `keyPath` as its own. Such a key path *is* that
+    /// property (no override or computed property in between, which a set through it would run). The one
+    /// test of "this key path is exactly one property", wherever it is asked (a registration, a declared
+    /// dependency, a collection proxy). Nil otherwise.
+    func onlySlot(of registrar: KVORegistrar, readThrough keyPath: AnyKeyPath) -> SlotKey? {
+        guard count == 1, self[0].registrar === registrar, sameKeyPath(self[0].wrapped, keyPath) else { return nil }
+        return self[0].slot
+    }
+
+    /// The storage offset of the `@Observed` property these reads are (see `onlySlot(of:readThrough:)`).
+    func onlyField(of registrar: KVORegistrar, readThrough keyPath: AnyKeyPath) -> Int? {
+        guard case .field(let field)? = onlySlot(of: registrar, readThrough: keyPath) else { return nil }
+        return field
+    }
 }

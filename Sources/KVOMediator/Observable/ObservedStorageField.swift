@@ -14,9 +14,7 @@ struct ObservedStorageField {
     /// property's getter reported it, for as long as the object lives.
     init?<Object: KeyValueObservable, Value>(of keyPath: KeyPath<Object, Value>, on object: Object) {
         let reads = ReadProbe.reads(of: keyPath, on: object)
-        guard reads.count == 1, reads[0].registrar === object.kvoRegistrar, case .field(let field) = reads[0].slot,
-            let wrapped = reads[0].wrapped, type(of: wrapped).valueType == Value.self, wrapped == keyPath
-        else { return nil }
+        guard let field = reads.onlyField(of: object.kvoRegistrar, readThrough: keyPath) else { return nil }
         self.field = field
     }
 

@@ -37,8 +37,7 @@ final class DeclaredAnswer {  // immutable; a class so that handing it out is on
     private static func field<Object: KeyValueObservable>(of keyPath: AnyKeyPath, on object: Object) -> Int? {
         guard let partial = keyPath as? PartialKeyPath<Object> else { return nil }
         let reads = ReadProbe.reads(of: partial, on: object)
-        guard reads.count == 1, reads[0].registrar === object.kvoRegistrar, case .field(let field) = reads[0].slot,
-            sameKeyPath(reads[0].wrapped, keyPath),
+        guard let field = reads.onlyField(of: object.kvoRegistrar, readThrough: keyPath),
             DirectSlotCache.isCacheable(
                 keyPath,
                 on: object,
