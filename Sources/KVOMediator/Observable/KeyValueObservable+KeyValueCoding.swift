@@ -55,9 +55,14 @@ extension KeyValueObservable {
     /// try person.setValue(nickname, atKeyPath: "nickname")  // an optional: nil, as `Any?` would be
     /// ```
     ///
-    /// Swift picks this form for an argument of a static type other than `Any?`. A value of exactly the
-    /// property's declared type is stored without a box or a cast; any other is taken as the `Any?` form
-    /// takes it (an optional as its wrapped value or nil), with the same checks, records and errors.
+    /// Swift picks this form for an argument of a static type other than `Any?` (in generic code too:
+    /// a `T` that is `String?` is an optional here, unwrapped as below). A value of exactly the property's
+    /// declared type is stored as it is, without a box or a cast, as the typed set
+    /// (`person.age = 42`) stores it; any other is taken as the `Any?` form takes it (an optional as its
+    /// wrapped value or nil), with the same checks, records and errors. The two forms differ only where
+    /// boxing in `Any?` loses what a value is: a property declared as an optional existential, such as
+    /// `(any Hashable)?`, given a value that holds a nil optional is set to that value here, and to nil
+    /// by the `Any?` form, whose cast looks through the box.
     ///
     /// - Parameters:
     ///   - value: The new value, of the property's declared type.
@@ -202,7 +207,9 @@ extension KeyValueObservable {
 /// `value` as a `Value`, as a set by name takes it (Swift's `as?`): nil is a value of an optional `Value`
 /// only, and the value itself is cast, not the `Any?` holding it, which `as? Any` would take as it is.
 func valueForSet<Value>(_ value: Any?, as _: Value.Type) -> Value? {
-    guard let value else { return _isOptional(Value.self) ? Any?.none as? Value : nil }
+    // nil is the optional's own nil, its outermost (`Int??` gets `.none`, as `x = nil` sets it), where
+    // a cast of `Any?.none` to `Int??` kept the nil one level in (`.some(nil)`).
+    guard let value else { return (Value.self as? any OptionalSetArgument.Type)?.none(as: Value.self) }
     return value as? Value
 }
 
@@ -225,15 +232,21 @@ enum SetArgument {
     }
 }
 
-/// An optional, as `SetArgument` unwraps it.
+/// An optional, as a set by name takes one.
 private protocol OptionalSetArgument {
     /// `value` (a `Self`) unwrapped one level, as `Any?`.
     static func unwrappedOnce<Given>(_ value: Given) -> Any?
+    /// This optional type's nil, as a `Result` (which is `Self`).
+    static func none<Result>(as _: Result.Type) -> Result
 }
 
 extension Optional: OptionalSetArgument {
     fileprivate static func unwrappedOnce<Given>(_ value: Given) -> Any? {
         reinterpret(value, as: Self.self).map { $0 as Any }
+    }
+
+    fileprivate static func none<Result>(as _: Result.Type) -> Result {
+        reinterpret(Self.none, as: Result.self)
     }
 }
 

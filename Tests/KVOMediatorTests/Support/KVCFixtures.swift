@@ -135,3 +135,12 @@ final class Parcel: KeyValueObservable {
         key == "note" ? \Parcel.note : nil
     }
 }
+
+/// Properties of types that boxing in `Any?` blurs: a nested optional, `Any?`, an optional existential
+/// that `Optional` itself conforms to.
+final class Layers: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var nested: Int?? = 5
+    @Observed var anything: Any? = 0
+    @Observed var key: (any Hashable)? = 1
+}
