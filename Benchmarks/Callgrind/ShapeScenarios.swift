@@ -22,8 +22,9 @@ import OpenCombine
 // - notify_fanout_10: 10 controllers observe one property; an operation is one callback (a change
 //   makes 10);
 // - notify_string_key: notify_1 observed through the string key path "x";
-// - set_by_name_unobserved / _observed: `setValue(_:atKeyPath: "x")`, nobody observing / notify_1's
-//   observer;
+// - set_by_name_unobserved / _observed: `setValue(_:atKeyPath: "x")` of an `Int` (the form for a value
+//   of a static type), nobody observing / notify_1's observer; set_by_name_boxed_unobserved: the same
+//   value passed as `Any?` (Cocoa's form), nobody observing;
 // - notify_declared: a cache-backed `doubled` whose dependency on `x` is declared, observed; its
 //   tracked equivalent (computed from `x`) beside it, and OpenCombine's `$x.map { $0 * 2 }.sink`;
 // - notify_chain5_replace_first: `\.a.b.c.d.e` observed, its first link replaced (two whole chains
@@ -76,6 +77,11 @@ private func setByName(_ model: Counter, _ value: Int) {
     try! model.setValue(value, atKeyPath: "x")
 }
 
+@inline(never)
+private func setByNameBoxed(_ model: Counter, _ value: Int) {
+    try! model.setValue(value as Any?, atKeyPath: "x")
+}
+
 private func byName() -> [Scenario] {
     [
         Scenario("notify_string_key.ours") { iterations in
@@ -91,6 +97,11 @@ private func byName() -> [Scenario] {
         Scenario("set_by_name_unobserved.ours") { iterations in
             let model = Counter()
             forEachNewValue(iterations) { setByName(model, $0) }
+            blackHole(model.x)
+        },
+        Scenario("set_by_name_boxed_unobserved.ours") { iterations in
+            let model = Counter()
+            forEachNewValue(iterations) { setByNameBoxed(model, $0) }
             blackHole(model.x)
         },
         Scenario("set_by_name_observed.ours") { iterations in

@@ -9,7 +9,8 @@ import OpenCombine
 //   `mutableArrayValue(for:)` proxy (peers: Observation's and OpenCombine's own observed arrays; a
 //   plain stored array);
 // - array_insert_remove_chain: an insert at 0 or a remove at 0 through `\.owner.items`;
-// - notify_string_key, set_by_name_unobserved, set_by_name_observed: string key paths;
+// - notify_string_key, set_by_name_unobserved, set_by_name_observed: string key paths (the sets in
+//   the form for a value of a static type; set_by_name_boxed_unobserved in Cocoa's, the value as `Any?`);
 // - notify_declared: a cache-backed property with a declared dependency (tracked: the same property
 //   computed and tracked; OpenCombine: `$x.map { $0 * 2 }.sink`);
 // - notify_chain5_replace_first: `\.a.b.c.d.e`, its first link replaced;
@@ -144,6 +145,16 @@ private func registerByName() {
         for _ in 0..<operationCount {
             value &+= 1
             try! fixture.model.setValue(value, atKeyPath: "x")
+        }
+        fixture.counter = value
+    }
+    register("set_by_name_boxed_unobserved", "ours", operations: operationCount, setup: Fixture(Counter())) {
+        _,
+        fixture in
+        var value = fixture.counter
+        for _ in 0..<operationCount {
+            value &+= 1
+            try! fixture.model.setValue(value as Any?, atKeyPath: "x")
         }
         fixture.counter = value
     }

@@ -219,6 +219,8 @@ enum SetArgument {
     /// `value` as an `Any?` argument: an optional gives its wrapped value or nil (one level, as Swift
     /// converts an `Int?` to `Any?`), any other value itself. An `Any?` is itself.
     static func asOptionalAny<Given>(_ value: Given) -> Any? {
+        // (Cocoa's form first, with no conformance lookup.)
+        if Given.self == Any?.self { return reinterpret(value, as: Any?.self) }
         if let optional = Given.self as? any OptionalSetArgument.Type {
             return optional.unwrappedOnce(value)
         }
@@ -242,7 +244,8 @@ private protocol OptionalSetArgument {
 
 extension Optional: OptionalSetArgument {
     fileprivate static func unwrappedOnce<Given>(_ value: Given) -> Any? {
-        reinterpret(value, as: Self.self).map { $0 as Any }
+        // (`reinterpret`, not `as Any`: a `Wrapped` that is itself `Any` would be boxed in another `Any`.)
+        reinterpret(value, as: Self.self).map { reinterpret($0, as: Any.self) }
     }
 
     fileprivate static func none<Result>(as _: Result.Type) -> Result {
