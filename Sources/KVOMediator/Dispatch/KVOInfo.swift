@@ -70,7 +70,11 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         registrar.verifyStored(in: object)
         self.rootRegistrar = Unretained(registrar)
         self.box = Unretained(retaining: box)
-        super.init(keyPath, kindBits: readerKind.rawValue | (rootDeclares ? Self.rootDeclaresBit : 0))
+        super.init(
+            keyPath,
+            kindBits: readerKind.rawValue | (rootDeclares ? Self.rootDeclaresBit : 0)
+                | (options.contains(.prior) ? Self.sendsPriorBit : 0)
+        )
     }
 
     deinit {
@@ -128,10 +132,6 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         guard tryEnter() else { return nil }
         defer { leave() }
         return object.load()
-    }
-
-    override final var sendsPriorRecords: Bool {
-        options.contains(.prior)
     }
 
     override final var wantsWholeValues: Bool {

@@ -291,7 +291,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // told from the values alone, with nothing captured.
         // (Unretained: `infos` holds them.)
         if infos.allUnretained({ $0.takesValues(ofSlot: slotKey) }) {
-            infos.forEachUnretained { $0.with { $0.priorDirect(object: object, oldValue: oldValue, type: type) } }
+            // Prior records only if one is asked for (most registrations ask for none): no call per registration.
+            if !infos.allUnretained({ !$0.sendsPriorRecords }) {
+                infos.forEachUnretained { $0.with { $0.priorDirect(object: object, oldValue: oldValue, type: type) } }
+            }
             store()
             infos.forEachUnretained {
                 $0.with { $0.changeDirect(object: object, oldValue: oldValue, newValue: newValue, type: type) }

@@ -28,8 +28,8 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     let leaf = Atomic<UInt>(0)
     /// The ticket of the newest evaluation applied (see `appliedTicket`).
     let appliedTicketWord = Atomic<UInt16>(0)
-    /// How the registration reads its key path (``ReaderKind``), in the low two bits; the bits above are
-    /// the registration's.
+    /// How the registration reads its key path (``ReaderKind``), in the low two bits; whether it sends
+    /// prior records (`sendsPriorBit`); the other bits are the registration's.
     let kindBits: UInt8
 
     init(_ keyPath: AnyKeyPath, kindBits: UInt8) {
@@ -160,9 +160,14 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
     func changeEvaluated(captured: CapturedValue) { subclassOverrides() }
 
-    /// Whether it sends a prior record before each change (`.prior`): asked before the collection
-    /// mutations' generic `priorCollection`, whose call alone costs more than the question.
-    var sendsPriorRecords: Bool { subclassOverrides() }
+    /// Whether it sends a prior record before each change (`.prior`), a bit of `kindBits` read in place:
+    /// asked before a call for the prior record (a collection mutation's generic `priorCollection`, a
+    /// set's `priorDirect` to each of many registrations), which alone costs more than the question.
+    @inline(__always)
+    final var sendsPriorRecords: Bool { kindBits & Self.sendsPriorBit != 0 }
+
+    /// The bit of `kindBits` for `sendsPriorRecords`.
+    static let sendsPriorBit: UInt8 = 0b1000
 
     /// Before a collection mutation of the slot whose value is this registration's: the prior record.
     func priorCollection<Object: AnyObject, Elements>(
