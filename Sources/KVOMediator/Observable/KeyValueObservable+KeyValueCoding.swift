@@ -209,7 +209,7 @@ extension KeyValueObservable {
 func valueForSet<Value>(_ value: Any?, as _: Value.Type) -> Value? {
     // nil is the optional's own nil, its outermost (`Int??` gets `.none`, as `x = nil` sets it), where
     // a cast of `Any?.none` to `Int??` kept the nil one level in (`.some(nil)`).
-    guard let value else { return (Value.self as? any OptionalSetArgument.Type)?.none(as: Value.self) }
+    guard let value else { return (Value.self as? any OptionalType.Type)?.none(as: Value.self) }
     return value as? Value
 }
 
@@ -220,8 +220,8 @@ enum SetArgument {
     /// converts an `Int?` to `Any?`), any other value itself. An `Any?` is itself.
     static func asOptionalAny<Given>(_ value: Given) -> Any? {
         // (Cocoa's form first, with no conformance lookup.)
-        if Given.self == Any?.self { return reinterpret(value, as: Any?.self) }
-        if let optional = Given.self as? any OptionalSetArgument.Type {
+        if isOptionalAny(Given.self) { return reinterpret(value, as: Any?.self) }
+        if let optional = Given.self as? any OptionalType.Type {
             return optional.unwrappedOnce(value)
         }
         return value
@@ -231,25 +231,6 @@ enum SetArgument {
     /// it is (a property declared `Any?` is set to the value it wraps).
     static func isOptionalAny(_ type: Any.Type) -> Bool {
         type == Any?.self
-    }
-}
-
-/// An optional, as a set by name takes one.
-private protocol OptionalSetArgument {
-    /// `value` (a `Self`) unwrapped one level, as `Any?`.
-    static func unwrappedOnce<Given>(_ value: Given) -> Any?
-    /// This optional type's nil, as a `Result` (which is `Self`).
-    static func none<Result>(as _: Result.Type) -> Result
-}
-
-extension Optional: OptionalSetArgument {
-    fileprivate static func unwrappedOnce<Given>(_ value: Given) -> Any? {
-        // (`reinterpret`, not `as Any`: a `Wrapped` that is itself `Any` would be boxed in another `Any`.)
-        reinterpret(value, as: Self.self).map { reinterpret($0, as: Any.self) }
-    }
-
-    fileprivate static func none<Result>(as _: Result.Type) -> Result {
-        reinterpret(Self.none, as: Result.self)
     }
 }
 

@@ -53,10 +53,16 @@ extension Observed: InlineObservedStorage {
     }
 }
 
-/// Looks through any level of `Optional`: in a value (`wrappedAny`) or in a type (`wrappedType`).
+/// What the library asks of an `Optional` it knows only at run time: to look through any level of it, in
+/// a value (`wrappedAny`) or in a type (`wrappedType`); for a set by name (`SetArgument`), one level of it
+/// (`unwrappedOnce`) and its own nil (`none(as:)`).
 protocol OptionalType {
     var wrappedAny: Any? { get }
     static var wrappedType: Any.Type { get }
+    /// `value` (a `Self`) unwrapped one level, as `Any?`.
+    static func unwrappedOnce<Given>(_ value: Given) -> Any?
+    /// This optional type's nil, as a `Result` (which is `Self`).
+    static func none<Result>(as _: Result.Type) -> Result
 }
 
 extension Optional: OptionalType {
@@ -68,6 +74,15 @@ extension Optional: OptionalType {
     }
 
     static var wrappedType: Any.Type { Wrapped.self }
+
+    static func unwrappedOnce<Given>(_ value: Given) -> Any? {
+        // (`reinterpret`, not `as Any`: a `Wrapped` that is itself `Any` would be boxed in another `Any`.)
+        reinterpret(value, as: Self.self).map { reinterpret($0, as: Any.self) }
+    }
+
+    static func none<Result>(as _: Result.Type) -> Result {
+        reinterpret(Self.none, as: Result.self)
+    }
 }
 
 /// `value` with every level of optional removed; nil if any level is nil.
