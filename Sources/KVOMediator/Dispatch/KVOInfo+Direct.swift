@@ -24,10 +24,11 @@ extension KVOInfo {
     }
 
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
-    /// record, if asked for.
-    final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
+    /// record, if asked for (and unless, with `.distinct`, the set changes nothing).
+    final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         guard options.contains(.prior) else { return }
         deliver {
+            if changesNothing(old: oldValue, new: newValue, type: type) { return }
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)
             }
@@ -38,6 +39,7 @@ extension KVOInfo {
     /// own values.
     final func deliverChangeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         deliver {
+            if changesNothing(old: oldValue, new: newValue, type: type) { return }
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
             }
@@ -71,6 +73,10 @@ extension KVOInfo {
         type: Any.Type,
         store: () -> Void
     ) {
+        if changesNothing(old: oldValue, new: newValue, type: type) {
+            store()
+            return leave()
+        }
         if options.contains(.prior) {
             asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
         }

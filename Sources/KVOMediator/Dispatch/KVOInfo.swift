@@ -178,8 +178,8 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         deliverSetDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
     }
 
-    override final func priorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) {
-        deliverPriorDirect(object: object, oldValue: oldValue, type: type)
+    override final func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+        deliverPriorDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
     }
 
     override final func changeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type)

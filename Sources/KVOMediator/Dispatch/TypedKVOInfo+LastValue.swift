@@ -1,9 +1,9 @@
 /// The value a registration keeps as the old value of its next change (``LastValue``).
 extension TypedKVOInfo {
-    /// Whether a registration with `options` keeps its last value (its `Extras` then keeps it, made with
-    /// it).
+    /// Whether a registration with `options` keeps its last value, the old value of its next change (for
+    /// its record, or for `.distinct`'s comparison); its `Extras` then keeps it, made with it.
     static func keepsLastValue(options: KVOOptions) -> Bool {
-        options.contains(.old) && !options.contains(.prior) && LastValue.fits(Value.self)
+        !options.isDisjoint(with: [.old, .distinct]) && !options.contains(.prior) && LastValue.fits(Value.self)
     }
 
     /// A copy of the value `last` keeps, taken under the striped lock; nil before the first evaluation.

@@ -47,7 +47,7 @@ extension TypedKVOInfo {
             let count = tail(after: link, leafKey: leafKey, into: steps)
             guard count > 0, let object = loadTypedObject() else { return false }
             guard followOldChain(from: link.oldValue, steps, count) else { return false }
-            guard options.contains(.old) else {
+            guard wantsOldValue else {
                 finish(link, steps, count, object: object, old: nil, store: store)
                 return true
             }
@@ -85,7 +85,10 @@ extension TypedKVOInfo {
         guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
         withUnsafePointer(to: newValue) { newPointer in
             let new = ValueAddress(newPointer)
-            deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+            deliver {
+                if changesNothing(old: old, new: new, type: Value.self) { return }
+                callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
+            }
         }
     }
 

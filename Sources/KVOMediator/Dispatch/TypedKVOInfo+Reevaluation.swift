@@ -58,13 +58,24 @@ extension TypedKVOInfo {
                 withUnsafePointer(to: kept) { oldPointer in
                     let old = ValueAddress(oldPointer)
                     deliver {
+                        if changesNothing(old: old, new: new) { return }
                         callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
                     }
                 }
             } else {
-                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                deliver {
+                    if changesNothing(old: old, new: new) { return }
+                    callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
+                }
             }
         }
+    }
+
+    /// With `.distinct`: whether a re-read found the value it had. Not with `.prior`: that record went out
+    /// before the change, when the new value was not known, and its change record follows it.
+    @inline(__always)
+    private func changesNothing(old: ValueAddress?, new: ValueAddress) -> Bool {
+        !options.contains(.prior) && changesNothing(old: old, new: new, type: Value.self)
     }
 
     /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`

@@ -259,9 +259,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     override func captureBeforeChange() -> CapturedValue {
         // (A copy, taken now: another change may replace the kept value before this one is evaluated.)
         if let last = lastValueBeforeThisChange, let kept = keptValue(last) { return .value(kept) }
-        guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else { return .none }
+        guard !options.isDisjoint(with: [.old, .prior, .distinct]), let object = loadTypedObject() else { return .none }
         let oldValue = readBeforeChange(object)
-        return options.contains(.old) ? .value(oldValue) : .none
+        return wantsOldValue ? .value(oldValue) : .none
     }
 
     /// The value before a change, read untracked, after sending the prior record if asked for.
@@ -297,7 +297,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     private func evaluateAround(store: () -> Void) {
-        guard !options.isDisjoint(with: [.old, .prior]), let object = loadTypedObject() else {
+        guard !options.isDisjoint(with: [.old, .prior, .distinct]), let object = loadTypedObject() else {
             store()
             return reevaluate(old: nil)
         }
@@ -308,7 +308,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
         let oldValue = readBeforeChange(object)
         store()
-        if options.contains(.old) {
+        if wantsOldValue {
             withUnsafePointer(to: oldValue) { reevaluate(old: ValueAddress($0)) }
         } else {
             reevaluate(old: nil)

@@ -158,6 +158,13 @@ struct ValueAddress {
 }
 
 extension ValueAddress {
+    /// Whether this value and `other`, each one word (an object reference, or an optional one: nil is
+    /// 0), are the same word: the same object, or both nil, with no retain.
+    @usableFromInline
+    func isSameWord(as other: ValueAddress) -> Bool {
+        raw.load(as: UInt.self) == other.raw.load(as: UInt.self)
+    }
+
     /// The object a value that is an object reference (or an optional one) refers to, unretained: a
     /// chain link's old or new value; nil for none.
     @inline(__always)

@@ -293,7 +293,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         if infos.allUnretained({ $0.takesValues(ofSlot: slotKey) }) {
             // Prior records only if one is asked for (most registrations ask for none): no call per registration.
             if !infos.allUnretained({ !$0.sendsPriorRecords }) {
-                infos.forEachUnretained { $0.with { $0.priorDirect(object: object, oldValue: oldValue, type: type) } }
+                infos.forEachUnretained {
+                    $0.with { $0.priorDirect(object: object, oldValue: oldValue, newValue: newValue, type: type) }
+                }
             }
             store()
             infos.forEachUnretained {
@@ -303,7 +305,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
         let captured = announceBefore(to: infos) { info in
             guard info.takesValues(ofSlot: slotKey) else { return false }
-            info.priorDirect(object: object, oldValue: oldValue, type: type)
+            info.priorDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
             return true
         }
         store()

@@ -58,6 +58,9 @@ extension Observed: InlineObservedStorage {
 /// (`unwrappedOnce`) and its own nil (`none(as:)`).
 protocol OptionalType {
     var wrappedAny: Any? { get }
+    /// `value`, an optional of this type boxed as `Any`, unwrapped one level: nil for nil. (Opened, not
+    /// cast: a cast of a boxed optional looks through its levels.)
+    static func wrappedOnce(of value: Any) -> Any?
     static var wrappedType: Any.Type { get }
     /// `value` (a `Self`) unwrapped one level, as `Any?`.
     static func unwrappedOnce<Given>(_ value: Given) -> Any?
@@ -74,6 +77,11 @@ extension Optional: OptionalType {
     }
 
     static var wrappedType: Any.Type { Wrapped.self }
+
+    static func wrappedOnce(of value: Any) -> Any? {
+        func open<Given>(_ value: Given) -> Any? { unwrappedOnce(value) }
+        return _openExistential(value, do: open)
+    }
 
     static func unwrappedOnce<Given>(_ value: Given) -> Any? {
         // (`reinterpret`, not `as Any`: a `Wrapped` that is itself `Any` would be boxed in another `Any`.)

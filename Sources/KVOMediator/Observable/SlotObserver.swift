@@ -147,7 +147,9 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
 
     /// Before a set of a slot it takes values of (see `takesValues(ofSlot:)`), with several on the slot:
     /// the prior record, if asked for.
-    func priorDirect(object: AnyObject, oldValue: ValueAddress, type: Any.Type) { subclassOverrides() }
+    func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+        subclassOverrides()
+    }
 
     /// After such a set: the change record.
     func changeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {

@@ -1,0 +1,22 @@
+/// ``KVOOptions/distinct``: a change that leaves the value as it was delivers nothing. The values are
+/// compared by the callback's box (`_DistinctValues`), inside the gate, where the box cannot be released.
+extension KVOInfo {
+    /// Whether a change needs its old value: for its record (`.old`) or for `.distinct`'s comparison.
+    final var wantsOldValue: Bool {
+        !options.isDisjoint(with: [.old, .distinct])
+    }
+
+    /// Inside the gate: whether, with `.distinct`, a change from the value at `old` to the one at `new`
+    /// (each a `type`) changed nothing, and so is not delivered. Not without both values.
+    @inline(__always)
+    final func changesNothing(old: ValueAddress?, new: ValueAddress?, type: Any.Type) -> Bool {
+        guard options.contains(.distinct) else { return false }
+        return isSame(old, new, type: type)
+    }
+
+    @inline(never)
+    private func isSame(_ old: ValueAddress?, _ new: ValueAddress?, type: Any.Type) -> Bool {
+        guard let old, let new else { return false }
+        return box?.with { $0.same?(old, new, type) } ?? false
+    }
+}
