@@ -51,6 +51,17 @@ private func notifyOne() -> [Scenario] {
             forEachNewValue(iterations) { model.x = $0 }
             withExtendedLifetime(watcher) { received.expect(iterations) }
         },
+        // `.distinct`, each set a new value: what comparing old and new costs when they differ.
+        Scenario("notify_1_distinct.ours") { iterations in
+            let model = Counter()
+            let received = Received()
+            let watcher = Watcher()
+            watcher.kvoController.observe(model, keyPath: \.x, options: [.new, .old, .distinct]) { _, _, change in
+                received.record(change.newValue)
+            }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
         Scenario("notify_1.observation") { iterations in
             let model = ObservationCounter()
             let relay = ObservationRelay { model.x }

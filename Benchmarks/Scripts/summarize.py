@@ -26,6 +26,7 @@ NET_BYTES = "Malloc / free Δ (bytes)"  # memoryLeakedBytes: requested bytes min
 METRICS = {
     "set_unobserved": ("ns", ["Observation", "OpenCombine", "plainStored"], "one set, nobody observing"),
     "notify_1": ("ns", ["OpenCombine", "Observation", "didSetClosure"], "one change, one observer"),
+    "notify_1_distinct": ("ns", [], "notify_1 with .distinct, each set a new value"),
     "set_unobserved_bridged": ("ns", ["Observation"], "one set, nobody observing, of a class bridged to Observation"),
     "notify_1_bridged": ("ns", ["Observation"], "one change of a bridged class, one withObservationTracking observer"),
     "notify_fanout_10": ("ns", [], "one callback (per observer per change), 10 observers"),
@@ -237,6 +238,7 @@ def goals(entries):
         "notify_fanout_1000 per observer ≤ 1.5 × notify_fanout_10's", "notify_fanout_1000", "notify_fanout_10", 1.5
     )
     versus_ours("notify_chain ≤ 2 × notify_1", "notify_chain", "notify_1", 2)
+    versus_ours("notify_1_distinct ≤ 1.1 × notify_1 (values that differ)", "notify_1_distinct", "notify_1", 1.1)
     versus_peer("notify_chain_replace ≤ 0.15 × Observation's", "notify_chain_replace", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.15 × Observation's", "notify_computed", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.5 × OpenCombine's", "notify_computed", "OpenCombine", 0.5)

@@ -39,6 +39,23 @@ private func registerNotifyOne() {
         fixture.counter = value
     }
 
+    // `.distinct`, each set a new value: what comparing old and new costs when they differ.
+    register(
+        "notify_1_distinct",
+        "ours",
+        operations: changeCount,
+        setup: observedCounter(options: [.new, .old, .distinct])
+    ) {
+        _,
+        fixture in
+        var value = fixture.counter
+        for _ in 0..<changeCount {
+            value &+= 1
+            fixture.model.x = value
+        }
+        fixture.counter = value
+    }
+
     register(metric, "Observation", operations: changeCount, setup: trackedObservationCounter()) { _, fixture in
         var value = fixture.counter
         for _ in 0..<changeCount {
@@ -68,10 +85,10 @@ private func registerNotifyOne() {
 }
 
 /// A counter observed by one controller with [.new, .old].
-private func observedCounter() -> Fixture<Counter> {
+private func observedCounter(options: KVOOptions = [.new, .old]) -> Fixture<Counter> {
     let model = Counter()
     let watcher = Watcher()
-    watcher.kvoController.observe(model, keyPath: \.x, options: [.new, .old]) { _, _, change in
+    watcher.kvoController.observe(model, keyPath: \.x, options: options) { _, _, change in
         blackHole(change.newValue)
     }
     return Fixture(model, retaining: [watcher])

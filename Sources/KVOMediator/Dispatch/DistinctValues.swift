@@ -28,23 +28,28 @@ enum _DistinctValues {
         switch kind(of: Value.self) {
         case .identity:
             return { old, new, type in
-                type == Value.self ? old.isSameWord(as: new) : same(old.loadBoxed(as: type), new.loadBoxed(as: type))
+                type == Value.self ? old.isSameWord(as: new) : sameBoxed(old, new, type: type)
             }
         case .equatable:
             if let equatable = Value.self as? any Equatable.Type { return test(forEquatable: equatable) }
-            return { old, new, type in same(old.loadBoxed(as: type), new.loadBoxed(as: type)) }
+            return sameBoxed
         case .dynamic:
-            return { old, new, type in same(old.loadBoxed(as: type), new.loadBoxed(as: type)) }
+            return sameBoxed
         }
     }
 
     @inlinable
     static func test<Value: Equatable>(forEquatable _: Value.Type) -> _SameValues {
         { old, new, type in
-            type == Value.self
-                ? old.load(as: Value.self) == new.load(as: Value.self)
-                : same(old.loadBoxed(as: type), new.loadBoxed(as: type))
+            type == Value.self ? old.load(as: Value.self) == new.load(as: Value.self) : sameBoxed(old, new, type: type)
         }
+    }
+
+    /// Whether the values at `old` and `new`, of type `type`, are the same (boxed: see `same`). Apart from
+    /// the tests above, so that a test's common case makes no frame.
+    @usableFromInline
+    static func sameBoxed(_ old: ValueAddress, _ new: ValueAddress, type: Any.Type) -> Bool {
+        same(old.loadBoxed(as: type), new.loadBoxed(as: type))
     }
 
     /// How values of `type` are compared (asked once, when a registration is made).

@@ -73,10 +73,7 @@ extension KVOInfo {
         type: Any.Type,
         store: () -> Void
     ) {
-        if changesNothing(old: oldValue, new: newValue, type: type) {
-            store()
-            return leave()
-        }
+        if changesNothing(old: oldValue, new: newValue, type: type) { return storeUnchanged(store) }
         if options.contains(.prior) {
             asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
         }

@@ -10,11 +10,17 @@ extension KVOInfo {
     /// (each a `type`) changed nothing, and so is not delivered. Not without both values.
     @inline(__always)
     final func changesNothing(old: ValueAddress?, new: ValueAddress?, type: Any.Type) -> Bool {
-        guard options.contains(.distinct) else { return false }
-        return isSame(old, new, type: type)
+        _slowPath(options.contains(.distinct)) && isSame(old, new, type: type)
     }
 
+    /// A set that changed nothing, inside the gate: stores and leaves (out of line, off a set's path).
     @inline(never)
+    final func storeUnchanged(_ store: () -> Void) {
+        store()
+        leave()
+    }
+
+    @inline(__always)
     private func isSame(_ old: ValueAddress?, _ new: ValueAddress?, type: Any.Type) -> Bool {
         guard let old, let new else { return false }
         return box?.with { $0.same?(old, new, type) } ?? false
