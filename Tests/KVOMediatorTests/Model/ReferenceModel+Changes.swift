@@ -4,7 +4,8 @@ import KVOMediator
 /// Cocoa's records for announced changes: for each registration that reads the changed property, a
 /// prior record (with `.prior`) before the change and a change record after it, old and new values
 /// only when asked for; collection mutations with their kind and indexes to registrations of the
-/// collection itself.
+/// collection itself. With `.distinct` (never with `.prior` here), no change record when the value read
+/// after the change is the one read before it.
 extension ReferenceModel {
     /// The registrations reading `slot`, in the order they were made.
     func registrations(reading slot: ModelSlot) -> [ModelRegistration] {
@@ -29,6 +30,7 @@ extension ReferenceModel {
         for registration in affected {
             let options = registration.options
             let new = value(of: registration.key, on: registration.object)
+            if options.contains(.distinct), before[registration.id] == new { continue }
             deliver(
                 registration.id,
                 ModelRecord(
@@ -79,6 +81,7 @@ extension ReferenceModel {
                 deliver(registration.id, record)
             } else {
                 let new = value(of: registration.key, on: registration.object)
+                if options.contains(.distinct), before[registration.id] == new { continue }
                 deliver(
                     registration.id,
                     ModelRecord(
