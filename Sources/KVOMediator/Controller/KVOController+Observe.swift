@@ -36,7 +36,7 @@ extension KVOController {
             reading: TypedKVOInfo<Object, Value>._reading(consume keyPath),
             options: options,
             owner: self,
-            box: _ObserverBlockBox(observer: _observer, block: block, options: options)
+            box: _ObserverBlockBox(observer: _observer, block: block)
         )
         _register(info, on: object)
     }
@@ -208,7 +208,7 @@ extension KVOController {
             object,
             keyPath: keyPath,
             options: options,
-            box: _ObserverBlockBox(observer: _observer, block: block, options: options)
+            box: _ObserverBlockBox(observer: _observer, block: block)
         )
     }
 

@@ -24,7 +24,7 @@ extension KVOController {
             options: options,
             owner: self,
             stringKeyPath: stringKeyPath,
-            box: _ObserverBlockBox(observer: _observer, block: handler, options: options),
+            box: _ObserverBlockBox(observer: _observer, block: handler),
             prepare: prepare
         )
         register(info, on: object, onError: onError)
@@ -45,7 +45,7 @@ extension KVOController {
             reader: reader,
             options: options,
             owner: self,
-            box: _HandlerBox({ (_: Object, change: KVOChange<Value>) in handler(change) }, options: options),
+            box: _HandlerBox { (_: Object, change: KVOChange<Value>) in handler(change) },
             prepare: prepare
         )
         register(info, on: object, onError: nil)

@@ -64,12 +64,20 @@ extension TypedKVOInfo {
         reading: @escaping _KeyPathReading,
         options: KVOOptions,
         owner: __shared AnyObject?,
-        box: __shared _DeliveryBox
+        box: __shared _DeliveryBox,
+        sameValues: __shared _SameValues?
     ) {
         var keyPath: AnyKeyPath?
         ValueRoom.of(&keyPath) { reading(nil, $0) }
         let typed = KnownClass.cast(keyPath.unsafelyUnwrapped, to: KeyPath<Object, Value>.self)
-        self.init(object: object, reader: .typed(typed), options: options, owner: owner, box: box)
+        self.init(
+            object: object,
+            reader: .typed(typed),
+            options: options,
+            owner: owner,
+            box: box,
+            sameValues: sameValues
+        )
         guard leafWord.directField == nil, Self.fitsReadingRoom else { return }
         unretainedExtrasCreating().with { $0.reading = reading }
     }

@@ -13,15 +13,10 @@ import Foundation
 class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only immutable callbacks
     @usableFromInline
     let deliver: _Delivery
-    /// For a registration with ``KVOOptions/distinct``: whether a change changed nothing, compared
-    /// where the callback's value type is concrete (see `_DistinctValues`).
-    @usableFromInline
-    let same: _SameValues?
 
     @usableFromInline
-    init(same: _SameValues?, deliver: @escaping _Delivery) {
+    init(deliver: @escaping _Delivery) {
         self.deliver = deliver
-        self.same = same
     }
 }
 
@@ -100,10 +95,9 @@ final class _HandlerBox<Object: AnyObject, Value>: _DeliveryBox, @unchecked Send
     let handler: (Object, KVOChange<Value>) -> Void
 
     @inlinable
-    init(_ handler: @escaping (Object, KVOChange<Value>) -> Void, options: KVOOptions = []) {
+    init(_ handler: @escaping (Object, KVOChange<Value>) -> Void) {
         self.handler = handler
-        let same = options.contains(.distinct) ? _DistinctValues.test(for: Value.self) : nil
-        super.init(same: same) { box, object, old, new, type, isPrior, holder in
+        super.init { box, object, old, new, type, isPrior, holder in
             let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
             KnownClass.cast(box, to: _HandlerBox<Object, Value>.self).handler(
                 KnownClass.cast(object, to: Object.self),
@@ -123,15 +117,10 @@ final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _D
     let block: (Observer, Object, KVOChange<Value>) -> Void
 
     @inlinable
-    init(
-        observer: WeakReference<Observer>,
-        block: @escaping (Observer, Object, KVOChange<Value>) -> Void,
-        options: KVOOptions
-    ) {
+    init(observer: WeakReference<Observer>, block: @escaping (Observer, Object, KVOChange<Value>) -> Void) {
         self.observer = observer
         self.block = block
-        let same = options.contains(.distinct) ? _DistinctValues.test(for: Value.self) : nil
-        super.init(same: same) { box, object, old, new, type, isPrior, holder in
+        super.init { box, object, old, new, type, isPrior, holder in
             let box = KnownClass.cast(box, to: _ObserverBlockBox<Observer, Object, Value>.self)
             guard let observer = box.observer.object else { return }
             let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)

@@ -20,8 +20,8 @@ enum _DistinctValues {
         case dynamic
     }
 
-    /// The test for a registration whose values are `Value`s, made where `Value` is concrete (a
-    /// registration's callback box, in the caller's module), so that `==` is called directly. A set's values
+    /// The test for a registration whose values are `Value`s, made where `Value` is concrete (the inlinable
+    /// registration makers, in the caller's module), so that `==` is called directly. A set's values
     /// of another type (a chain's leaf, whose key path adds an optional) are compared boxed.
     @inlinable
     static func test<Value>(for _: Value.Type) -> _SameValues {

@@ -23,7 +23,15 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
         owner: AnyObject?,
         box: _DeliveryBox
     ) -> TypedKVOInfo<Object, Value> {
-        TypedKVOInfo(object: object, reader: reader, options: options, owner: owner, box: box, onObjectDeinit: nil)
+        TypedKVOInfo(
+            object: object,
+            reader: reader,
+            options: options,
+            owner: owner,
+            box: box,
+            onObjectDeinit: nil,
+            sameValues: options.contains(.distinct) ? _DistinctValues.test(for: Value.self) : nil
+        )
     }
 
     /// `_makeRegistration(_:reader:options:owner:box:)` for a typed key path, given as its reading compiled
@@ -36,7 +44,15 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
         owner: AnyObject?,
         box: _DeliveryBox
     ) -> TypedKVOInfo<Object, Value> {
-        TypedKVOInfo(object: object, reading: reading, options: options, owner: owner, box: box)
+        // `.distinct`'s test made here, where `Value` is concrete (see `_DistinctValues`).
+        TypedKVOInfo(
+            object: object,
+            reading: reading,
+            options: options,
+            owner: owner,
+            box: box,
+            sameValues: options.contains(.distinct) ? _DistinctValues.test(for: Value.self) : nil
+        )
     }
 
     /// Starts a registration: subscribes it to what its key path reads. A key path that reads nothing
@@ -103,7 +119,10 @@ struct KVODispatcher: Sendable {  // no state: a value, so that `shared` needs n
             options: options,
             owner: owner,
             box: box,
-            onObjectDeinit: onObjectDeinit
+            onObjectDeinit: onObjectDeinit,
+            // (Unspecialised here: these forms are the library's own, and a string key path's values are
+            // compared boxed whatever the test.)
+            sameValues: options.contains(.distinct) ? _DistinctValues.test(for: Value.self) : nil
         )
         info.stringKeyPath = stringKeyPath
         prepare?(info)

@@ -1,5 +1,5 @@
 /// ``KVOOptions/distinct``: a change that leaves the value as it was delivers nothing. The values are
-/// compared by the callback's box (`_DistinctValues`), inside the gate, where the box cannot be released.
+/// compared by the test the registration keeps in its `Extras` (`_DistinctValues`), inside the gate.
 extension KVOInfo {
     /// Whether a change needs its old value: for its record (`.old`) or for `.distinct`'s comparison.
     final var wantsOldValue: Bool {
@@ -22,7 +22,7 @@ extension KVOInfo {
 
     @inline(__always)
     private func isSame(_ old: ValueAddress?, _ new: ValueAddress?, type: Any.Type) -> Bool {
-        guard let old, let new else { return false }
-        return box?.with { $0.same?(old, new, type) } ?? false
+        guard let old, let new, let extras = unretainedExtras else { return false }
+        return extras.with { $0.sameValues?(old, new, type) } ?? false
     }
 }

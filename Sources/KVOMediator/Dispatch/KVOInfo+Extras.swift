@@ -17,11 +17,14 @@ extension KVOInfo {
         /// The key path's reading compiled where it was written (see `_KeyPathReading`), for a registration
         /// that evaluates its key path; set in the registration's init.
         var reading: _KeyPathReading?
+        /// For `.distinct`: whether a change changed nothing (see `_DistinctValues`).
+        let sameValues: _SameValues?
         /// Whether the registration keeps its last value here (`lastValue`).
         let keepsValue: Bool
 
-        init(keepsValue: Bool = false) {
+        init(keepsValue: Bool = false, sameValues: _SameValues? = nil) {
             self.keepsValue = keepsValue
+            self.sameValues = sameValues
             super.init(guarded: Guarded())
         }
 

@@ -33,7 +33,8 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         options: KVOOptions,
         owner: __shared AnyObject?,
         box: __shared _DeliveryBox,
-        onObjectDeinit: (() -> Void)? = nil
+        onObjectDeinit: (() -> Void)? = nil,
+        sameValues: __shared _SameValues? = nil
     ) {
         let kind: ReaderKind =
             switch reader {
@@ -56,11 +57,14 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         // A key path known to be one `@Observed` property is started as one (see `start`); any other that
         // keeps its last value gets its `Extras` (with room for the `LastValue`) now, before anything
         // else is stored in `extrasReference` and before any other thread can see the registration.
+        // `.distinct`'s test goes there too.
         if let field = directField {
             // (Stored in place: a method call on `self` here retains it.)
             leaf.store(LeafWord.directField(field).bits, ordering: .relaxed)
-        } else if Self.keepsLastValue(options: options) {
-            _ = extrasReference.storeIfNil(Extras(keepsValue: true))
+            if let sameValues { _ = extrasReference.storeIfNil(Extras(sameValues: sameValues)) }
+        } else if Self.keepsLastValue(options: options) || sameValues != nil {
+            let keepsValue = Self.keepsLastValue(options: options)
+            _ = extrasReference.storeIfNil(Extras(keepsValue: keepsValue, sameValues: sameValues))
         }
         self.onObjectDeinit = onObjectDeinit
     }

@@ -119,7 +119,7 @@ extension KeyValueObservable {
     ) throws(KVOError) -> KVOAsyncSequence<KVOChange<Value>> {
         let source = StreamSource<KVOChange<Value>>(policy: buffering)
         let weakSource = WeakReference(source)
-        let box = _HandlerBox<Self, Value>({ _, change in weakSource.object?.yield(change) }, options: options)
+        let box = _HandlerBox<Self, Value> { _, change in weakSource.object?.yield(change) }
         let value = try _registerStream(
             keyPath,
             options: options,

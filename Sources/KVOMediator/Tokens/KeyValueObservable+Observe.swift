@@ -31,7 +31,7 @@ extension KeyValueObservable {
             reading: TypedKVOInfo<Self, Value>._reading(consume keyPath),
             options: options,
             owner: nil,
-            box: _HandlerBox(changeHandler, options: options)
+            box: _HandlerBox(changeHandler)
         )
         return try _observe(info)
     }
