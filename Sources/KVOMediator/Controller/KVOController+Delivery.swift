@@ -36,7 +36,14 @@ extension KVOController {
     ) where Observer: Sendable {
         guard let object else { return }
         let lane = DeliveryLane.lane(to: delivery.queue)
-        observe(object, keyPath: keyPath, options: options, hop: { lane.queue.async(execute: $0) }, call: block)
+        observe(
+            object,
+            keyPath: keyPath,
+            options: options,
+            coalescing: delivery.coalescing,
+            hop: { lane.queue.async(execute: $0) },
+            call: block
+        )
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -89,6 +96,7 @@ extension KVOController {
             object,
             keyPath: keyPath,
             options: options,
+            coalescing: delivery.coalescing,
             hop: { job in lane.deliver { job() } },
             call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
         )
@@ -96,22 +104,49 @@ extension KVOController {
 
     /// Registers `keyPath` with a callback that runs elsewhere: `hop` moves each record to where it
     /// runs, where the call passes the registration's gate again and only then loads the observer (so
-    /// the observer is never retained or released on the changing thread).
+    /// the observer is never retained or released on the changing thread). With `coalescing`, records
+    /// wait in a `PendingRecords` that one hop empties.
     private func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
+        coalescing: KVOCoalescing?,
         hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         call: @escaping @Sendable (sending Observer, KVOChange<Value>) -> Void
     ) {
         let observer = _observer
         let context = HopContext()
-        register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: context.attach) {
+        guard coalescing != nil else {
+            register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: context.attach) {
+                (change: KVOChange<Value>) in
+                hop {
+                    context.info?.deliver {
+                        guard let observer = observer.object else { return }
+                        call(observer, change)
+                    }
+                }
+            }
+            return
+        }
+        let pending = PendingRecords<Value>()
+        let merged = MergedRecords<Value>(options: options)
+        // Both values are captured whatever `options` ask, to merge and compare them; each record is cut
+        // down to what was asked for when it is delivered. Collections come as whole values.
+        let prepare: (KVOInfo) -> Void = { info in
+            info.wantsWholeValues = true
+            context.attach(info)
+        }
+        register(object, reader: .typed(keyPath), keyPath: keyPath, options: merged.capturing, prepare: prepare) {
             (change: KVOChange<Value>) in
+            guard pending.add(change) else { return }
             hop {
+                let (prior, change) = pending.take()
+                guard let records = merged.delivered(prior: prior, change: change) else { return }
                 context.info?.deliver {
-                    guard let observer = observer.object else { return }
-                    call(observer, change)
+                    for record in records {
+                        guard let observer = observer.object else { return }
+                        call(observer, record)
+                    }
                 }
             }
         }
