@@ -145,11 +145,13 @@ final class DashboardViewModel {
         tracker.track(download, as: name)
         items[id] = Item(download: download, name: name)
         // Observed before it is shared with the model queue, so these registrations read it safely.
+        // Progress changes on the model queue far more often than a frame is drawn: while one delivery
+        // waits for the main actor, newer changes merge into it (old from the first, new from the last).
         kvoController.observe(
             download,
             keyPath: \.progress,
             options: [.initial, .old, .new],
-            delivery: .mainActor
+            delivery: .mainActor(coalescing: .latest)
         ) { viewModel, change in
             viewModel.feed.record(.mainActor, change, subject: name)
             viewModel.items[id]?.progress = change.newValue ?? 0
