@@ -140,8 +140,8 @@ extension KVOController {
             (change: KVOChange<Value>) in
             guard pending.add(change) else { return }
             hop {
-                let (prior, change) = pending.take()
-                guard let records = merged.delivered(prior: prior, change: change) else { return }
+                let (prior, change, owed) = pending.take()
+                guard let records = merged.delivered(prior: prior, change: change, owed: owed) else { return }
                 context.info?.deliver {
                     for record in records {
                         guard let observer = observer.object else { return }

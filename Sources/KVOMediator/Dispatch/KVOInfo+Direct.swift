@@ -26,9 +26,8 @@ extension KVOInfo {
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
     /// record, if asked for (and unless, with `.distinct`, the set changes nothing).
     final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
-        guard options.contains(.prior) else { return }
+        guard options.contains(.prior), !changesNothing(old: oldValue, new: newValue, type: type) else { return }
         deliver {
-            if changesNothing(old: oldValue, new: newValue, type: type) { return }
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)
             }
@@ -38,8 +37,8 @@ extension KVOInfo {
     /// After a set of the slot this registration takes values of: the change record from the setter's
     /// own values.
     final func deliverChangeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+        if changesNothing(old: oldValue, new: newValue, type: type) { return }
         deliver {
-            if changesNothing(old: oldValue, new: newValue, type: type) { return }
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
             }

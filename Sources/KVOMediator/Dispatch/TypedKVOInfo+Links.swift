@@ -85,10 +85,8 @@ extension TypedKVOInfo {
         guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
         withUnsafePointer(to: newValue) { newPointer in
             let new = ValueAddress(newPointer)
-            deliver {
-                if changesNothing(old: old, new: new, type: Value.self) { return }
-                callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
-            }
+            if changesNothing(old: old, new: new, type: Value.self) { return }
+            deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
         }
     }
 

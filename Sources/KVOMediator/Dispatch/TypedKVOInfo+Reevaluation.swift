@@ -57,16 +57,14 @@ extension TypedKVOInfo {
             if oldIsKept, isKept {
                 withUnsafePointer(to: kept) { oldPointer in
                     let old = ValueAddress(oldPointer)
+                    if changesNothing(old: old, new: new) { return }
                     deliver {
-                        if changesNothing(old: old, new: new) { return }
                         callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
                     }
                 }
             } else {
-                deliver {
-                    if changesNothing(old: old, new: new) { return }
-                    callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
-                }
+                if changesNothing(old: old, new: new) { return }
+                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
             }
         }
     }

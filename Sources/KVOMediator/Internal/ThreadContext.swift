@@ -67,6 +67,9 @@ final class ThreadContext {
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
+    /// The delivery depth at which this thread announces a weak referent's death (-1: none): a change
+    /// whose old value cannot be read any more, which `.distinct` must not take for no change.
+    @exclusivity(unchecked) var deathAnnouncedAtDepth = -1
     /// Manual will-change announcements waiting for their did-change (`pendingManualChanges`, beside
     /// `ManualChange`); nil until the first.
     @exclusivity(unchecked) var manualChanges: AnyObject?
@@ -128,6 +131,22 @@ final class ThreadContext {
         pthread_setspecific(key, context.toOpaque())
         SwiftRuntime.threadContext = context.toOpaque()
         return context
+    }
+
+    /// Runs `body`, the announcement of a weak referent's death, marked as such for the records it
+    /// delivers at this depth (not for those of changes made inside their callbacks).
+    static func announcingDeath(_ body: () -> Void) {
+        withCurrent { context in
+            let saved = context.deathAnnouncedAtDepth
+            context.deathAnnouncedAtDepth = context.deliveryDepth
+            body()
+            context.deathAnnouncedAtDepth = saved
+        }
+    }
+
+    /// Whether this thread is delivering a weak referent's death (see `announcingDeath`).
+    static var isAnnouncingDeath: Bool {
+        currentSays { $0.deathAnnouncedAtDepth == $0.deliveryDepth }
     }
 
     /// Whether this thread has a tracker installed, with no reference counting.

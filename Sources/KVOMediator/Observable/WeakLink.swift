@@ -75,8 +75,12 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
         let none: Referent? = nil
         withUnsafePointer(to: none) { nothingPointer in
             let nothing = ValueAddress(nothingPointer)
-            // Nothing to store: the property's weak reference already loads nil.
-            registrar._change(field: field, of: holder, oldValue: nothing, newValue: nothing, type: Referent?.self) {}
+            // Nothing to store: the property's weak reference already loads nil. (A change all the same,
+            // for `.distinct`, whose old value reads nil too.)
+            ThreadContext.announcingDeath {
+                registrar._change(field: field, of: holder, oldValue: nothing, newValue: nothing, type: Referent?.self)
+                {}
+            }
         }
     }
 }

@@ -57,13 +57,17 @@ public struct KVOQueueDelivery: Sendable {
 ///   delivering to one queue (or a controller's main-actor deliveries) is kept as without coalescing,
 ///   by the first change of each merged record.
 /// - A collection is delivered as a `.setting` of its whole old and new values, as a value stream
-///   receives it (merged mutations have no one set of indexes).
-/// - With `.prior`, the prior record of the first change goes just before the merged record.
+///   receives it (merged mutations have no one set of indexes), and so `.distinct` compares it whole.
+/// - With `.prior`, the prior record of the first change goes just before the merged record (or, if
+///   that delivery ran between the two, on its own, and then its change record goes out whatever
+///   `.distinct` says of it).
 /// - An `.initial` record still waiting when changes come takes the newest value (it stays an initial
 ///   record: no old value).
 /// - With `.distinct`, a merged record whose new value is its old one (0 → 1 → 0) is not delivered.
 /// - A delivery made on the main actor while nothing of its controller is queued runs at once, as
 ///   without coalescing: there is nothing to merge it with.
+/// - Records merge in the order they reach the registration. Threads that change one object without
+///   taking turns (a data race on the property) can reach it in another order than their stores.
 public enum KVOCoalescing: Sendable, Hashable {
     /// One delivery waits at most; newer changes merge into it.
     case latest

@@ -16,12 +16,14 @@
 /// - `.distinct`: a change that leaves the value as it was delivers nothing (neither its prior
 ///   record nor its change record). Values are compared whether or not records carry them: an object
 ///   reference by identity (even when its class is `Equatable`), any other `Equatable` value with `==`,
-///   a value of an existential type (`Any`, as a string key path's) by what it holds, with the same
-///   rules. A value that is none of these is never the same, so each of its changes is delivered.
-///   Collection mutations (insertions, removals, replacements through a proxy) are always delivered;
-///   the `.initial` record too. For a key path that is re-read after a change (a computed property, a
-///   chain whose link changed), a `.prior` record goes out before the new value is known, so with
-///   `.prior` its change record follows even when the value is the same.
+///   an optional level by level (two nils are the same), a value of an existential type (`Any`, as a
+///   string key path's) by what it holds, with the same rules. A value that is none of these is never
+///   the same, so each of its changes is delivered. Collection mutations (insertions, removals,
+///   replacements through a proxy) are always delivered, unless delivery coalesces them into a
+///   `.setting`; the `.initial` record too, and a weak referent's death. For a key path that is re-read
+///   after a change (a computed property, a chain whose link changed, a change announced with
+///   `willChangeValue(for:)` / `didChangeValue(for:)`), a `.prior` record goes out before the new value
+///   is known, so with `.prior` its change record follows even when the value is the same.
 ///
 /// With neither `.new` nor `.old`, a record tells only that something changed.
 public struct KVOOptions: OptionSet, Sendable, Hashable {

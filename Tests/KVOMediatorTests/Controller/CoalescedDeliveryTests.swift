@@ -202,34 +202,65 @@ import Testing
         #expect(count.withLock { $0 } == 0)
     }
 
-    @Test func changesFromManyThreadsAreNeitherLostNorDoubled() {
+    @Test func changesFromManyThreadsTakingTurnsMergeIntoAnUnbrokenChainOfRecords() {
         let importer = Importer()
         let observer = TestObserver()
         let queue = DispatchQueue(label: "KVOMediatorTests.coalescingThreads")
-        let last = Mutex<(count: Int, value: Int?)>((0, nil))
+        let pairs = Mutex<[[Int?]]>([])
         observer.kvoController.observe(
             importer,
             keyPath: \.progress,
             options: [.old, .new],
             delivery: .queue(queue, coalescing: .latest)
-        ) { _, change in
-            last.withLock { state in
-                // Each record starts where the one before it ended.
-                #expect(change.oldValue == (state.value ?? 0))
-                state = (state.count + 1, change.newValue)
-            }
-        }
-        let lock = NSLock()
+        ) { _, change in pairs.withLock { $0.append([change.oldValue, change.newValue]) } }
+        let turns = NSLock()
         let writers = (0..<4).map { _ in
-            TestThread {
-                for _ in 0..<2_000 { lock.withLock { importer.progress += 1 } }
-            }
+            TestThread { for _ in 0..<2_000 { turns.withLock { importer.progress += 1 } } }
         }
         for writer in writers { writer.join() }
         queue.sync {}
-        let (count, value) = last.withLock { $0 }
-        #expect(value == 8_000)
-        #expect(count >= 1 && count <= 8_000)
+        let delivered = pairs.withLock { $0 }
+        // Each record starts where the one before it ended, from 0 to the last value.
+        #expect(delivered.first?.first == 0)
+        #expect(delivered.last?.last == 8_000)
+        #expect(zip(delivered, delivered.dropFirst()).allSatisfy { $0[1] == $1[0] })
+        #expect(delivered.allSatisfy { $0[0]! < $0[1]! })
+    }
+
+    @Test @MainActor func aChangeOnTheMainActorWithNothingQueuedIsDeliveredAtOnce() {
+        let importer = Importer()
+        let observer = TestObserver()
+        let records = Mutex<[KVOChange<Int>]>([])
+        observer.kvoController.observe(
+            importer,
+            keyPath: \.progress,
+            options: [.old, .new],
+            delivery: .mainActor(coalescing: .latest)
+        ) { _, change in records.withLock { $0.append(change) } }
+        importer.progress = 1
+        #expect(records.withLock { $0 } == [change(\Importer.progress, old: 0, new: 1)])
+        importer.progress = 2
+        #expect(records.withLock { $0.count } == 2)
+    }
+
+    @Test @MainActor func aPriorRecordDeliveredAloneIsFollowedByItsChangeRecordEvenWhenDistinct() {
+        let importer = Importer()
+        let observer = TestObserver()
+        let records = Mutex<[KVOChange<Bool>]>([])
+        // A re-read key path (computed): its prior record goes out before its change is known, and on the
+        // main actor with nothing queued each is delivered at once.
+        observer.kvoController.observe(
+            importer,
+            keyPath: \.isEven,
+            options: [.old, .new, .prior, .distinct],
+            delivery: .mainActor(coalescing: .latest)
+        ) { _, change in records.withLock { $0.append(change) } }
+        importer.progress = 2
+        #expect(
+            records.withLock { $0 } == [
+                change(\Importer.isEven, old: true, prior: true), change(\Importer.isEven, old: true, new: true),
+            ]
+        )
     }
 
     @Test func theMainActorFormsAreNamedWithTheirCoalescing() {

@@ -12,8 +12,9 @@ extension ReferenceModel {
         orderedRegistrations.filter { dependencies(of: $0).contains(slot) }
     }
 
-    /// An announced change of `slot` (a set, or a will/did pair around `mutation`).
-    mutating func change(_ slot: ModelSlot, _ mutation: (inout ReferenceModel) -> Void) {
+    /// An announced change of `slot` (a set, or a will/did pair around `mutation`). `comparesValues` false:
+    /// a change whose old value cannot be read (a weak referent's death), which `.distinct` delivers.
+    mutating func change(_ slot: ModelSlot, comparesValues: Bool = true, _ mutation: (inout ReferenceModel) -> Void) {
         let affected = registrations(reading: slot)
         var before: [Int: ModelValue] = [:]
         for registration in affected {
@@ -30,7 +31,7 @@ extension ReferenceModel {
         for registration in affected {
             let options = registration.options
             let new = value(of: registration.key, on: registration.object)
-            if options.contains(.distinct), before[registration.id] == new { continue }
+            if comparesValues, options.contains(.distinct), before[registration.id] == new { continue }
             deliver(
                 registration.id,
                 ModelRecord(

@@ -220,7 +220,7 @@ extension ReferenceModel {
         for id in objects.keys.sorted() {
             guard case .root(let state)? = objects[id], let peer = state.peer, dead.contains(peer) else { continue }
             updateRoot(id) { $0.peer = nil }
-            change(ModelSlot(object: id, field: .peer)) { _ in }
+            change(ModelSlot(object: id, field: .peer), comparesValues: false) { _ in }
         }
     }
 
@@ -244,7 +244,7 @@ extension ReferenceModel {
             }
             // As `breakWeakLinks(to:)`: the weak reference reads nil already, so the old value is nil too.
             updateRoot(id) { $0.peer = nil }
-            change(slot) { _ in }
+            change(slot, comparesValues: false) { _ in }
         }
     }
 

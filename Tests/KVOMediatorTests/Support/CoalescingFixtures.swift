@@ -7,6 +7,9 @@ final class Importer: KeyValueObservable, @unchecked Sendable {  // changed by o
     @Observed var progress = 0
     @Observed var rows: [Int] = []
     @Observed var status = "idle"
+
+    /// Whether the progress is even: re-read after each change of it.
+    var isEven: Bool { progress % 2 == 0 }
 }
 
 /// A serial queue held busy until `release()`, so that deliveries to it wait.

@@ -1,5 +1,6 @@
 import Foundation
 import KVOMediator
+import Synchronization
 import Testing
 
 /// `.distinct`: a change that leaves the value as it was delivers nothing, in every form of observation.
@@ -246,6 +247,7 @@ import Testing
         }
         thermostat.target = 20
         thermostat.target = 21
+        withExtendedLifetime(observers) {}
         #expect(recorders.map(\.count) == [2, 2, 2, 2])
         #expect(recorders[0].changes == [change(\Thermostat.target, prior: true), change(\Thermostat.target, new: 21)])
         #expect(recorders[1].changes == [change(\Thermostat.target, new: 20), change(\Thermostat.target, new: 21)])
@@ -311,6 +313,40 @@ import Testing
         thermostat.label = nil
         thermostat.target = 21
         #expect(recorder.changes.map { $0.newValue as? Int } == [21])
+    }
+
+    @Test func aWeakReferentsDeathIsDeliveredThoughBothValuesReadNil() {
+        let console = Console()
+        let observer = TestObserver()
+        // (Names only: a record kept with the agent in it would keep the agent alive.)
+        let direct = Mutex<[[String?]]>([])
+        let chain = Recorder<String?>()
+        observer.kvoController.observe(console, keyPath: \.agent, options: [.old, .new, .distinct]) { _, _, change in
+            direct.withLock { $0.append([change.oldValue??.name, change.newValue??.name]) }
+        }
+        observer.kvoController.observe(console, keyPath: \.agent?.status, options: [.old, .new, .distinct]) {
+            _,
+            _,
+            change in chain.append(change)
+        }
+        var agent: Agent? = Agent("a", status: "busy")
+        console.agent = agent
+        agent = nil
+        #expect(direct.withLock { $0 } == [[nil, "a"], [nil, nil]])
+        #expect(chain.changes.map { [$0.oldValue ?? nil, $0.newValue ?? nil] } == [[nil, "busy"], [nil, nil]])
+        // A set of nil afterwards changes nothing.
+        console.agent = nil
+        #expect(direct.withLock { $0.count } == 2)
+    }
+
+    @Test func theDelegateFormTakesTheOptionToo() {
+        let thermostat = Thermostat()
+        let observer = ContextObserver()
+        observer.kvoController.observe(thermostat, keyPaths: [\.target], options: [.new, .distinct], context: nil)
+        thermostat.target = 20
+        thermostat.target = 21
+        thermostat.target = 21
+        #expect(observer.deliveries.map { $0.change.newValue as? Int } == [21])
     }
 
     @Test func theOptionIsNamedInDescriptions() {
