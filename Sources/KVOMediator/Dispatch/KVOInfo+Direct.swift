@@ -27,6 +27,8 @@ extension KVOInfo {
     /// record, if asked for (and unless, with `.distinct`, the set changes nothing).
     final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         guard options.contains(.prior), !changesNothing(old: oldValue, new: newValue, type: type) else { return }
+        // (In a transaction, the prior record goes with the transaction's record, at its end.)
+        if _slowPath(Self.transactionsMayRun), TransactionChanges.onThisThread != nil { return }
         deliver {
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)
@@ -37,6 +39,7 @@ extension KVOInfo {
     /// After a set of the slot this registration takes values of: the change record from the setter's
     /// own values.
     final func deliverChangeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type) { return }
         if changesNothing(old: oldValue, new: newValue, type: type) { return }
         deliver {
             withObservedObject(changed: object) {
@@ -72,6 +75,9 @@ extension KVOInfo {
         type: Any.Type,
         store: () -> Void
     ) {
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type) {
+            return storeUnchanged(store)
+        }
         if changesNothing(old: oldValue, new: newValue, type: type) { return storeUnchanged(store) }
         if options.contains(.prior) {
             asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }

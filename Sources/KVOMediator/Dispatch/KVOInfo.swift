@@ -244,6 +244,11 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// After any other change: re-reads the key path (refreshing dependencies) and delivers.
     override func changeEvaluated(captured: CapturedValue) {}
 
+    /// At the end of a transaction that changed this registration's value: its one record, from `old` (its
+    /// value before the transaction's first change, boxed) to its value now, or `collection`, the one
+    /// change, as it was made (see `TransactionChanges`).
+    func deliverDeferred(old: Any?, collection: DeferredCollectionChange?) {}
+
     /// A change by `store` of a slot this registration re-reads: the three steps above, in order.
     func changeAround(store: () -> Void) {
         let captured = captureBeforeChange()

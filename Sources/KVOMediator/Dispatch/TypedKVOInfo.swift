@@ -214,6 +214,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         indexes: IndexSet?,
         oldElements: Elements?
     ) {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            return transaction.note(self) { currentValueBoxed() }
+        }
         guard options.contains(.prior) else { return }
         _CollectionParts.withAddresses(of: oldElements, nil) { old, _ in
             let indexes = _KVOIndexes(indexes)
@@ -231,6 +234,17 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?,
         newElements: Elements?
     ) {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            return transaction.noteCollection(self) {
+                DeferredCollectionChange(
+                    kind: kind,
+                    indexes: indexes,
+                    old: oldElements.map { $0 },
+                    new: newElements.map { $0 },
+                    type: Elements.self
+                )
+            }
+        }
         _CollectionParts.withAddresses(of: oldElements, newElements) { old, new in
             let indexes = _KVOIndexes(indexes)
             changeCollection(
@@ -241,11 +255,25 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func priorCollection(object: AnyObject, parts: _CollectionParts) {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            return transaction.note(self) { currentValueBoxed() }
+        }
         guard options.contains(.prior) else { return }
         deliverCollectionRecord(parts.keeping(old: options.contains(.old), new: false), isPrior: true, changed: object)
     }
 
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            return transaction.noteCollection(self) {
+                DeferredCollectionChange(
+                    kind: parts.kind,
+                    indexes: parts.indexes.indexSet,
+                    old: parts.old.map { $0.loadBoxed(as: parts.type) },
+                    new: parts.new.map { $0.loadBoxed(as: parts.type) },
+                    type: parts.type
+                )
+            }
+        }
         let parts = parts.keeping(old: options.contains(.old), new: options.contains(.new))
         deliverCollectionRecord(parts, isPrior: false, changed: object)
     }
@@ -260,7 +288,15 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         }
     }
 
+    override func deliverDeferred(old: Any?, collection: DeferredCollectionChange?) {
+        deliverTransactionRecord(old: old, collection: collection)
+    }
+
     override func captureBeforeChange() -> CapturedValue {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            transaction.note(self) { currentValueBoxed() }
+            return .none
+        }
         // (A copy, taken now: another change may replace the kept value before this one is evaluated.)
         if let last = lastValueBeforeThisChange, let kept = keptValue(last) { return .value(kept) }
         guard !options.isDisjoint(with: [.old, .prior, .distinct]), let object = loadTypedObject() else { return .none }
@@ -283,6 +319,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// The old value captured boxed is opened rather than cast back (`as! Value`, a dynamic cast of 255
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+            // (Noted before the change, unless that was before the transaction.)
+            return transaction.noteOnce(self) { if case .value(let old) = captured { old } else { nil } }
+        }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
@@ -297,7 +337,17 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// `captureBeforeChange`, `store`, `changeEvaluated`, with the old value kept as a `Value` rather
     /// than boxed and opened again (about 150 instructions).
     override func changeAround(store: () -> Void) {
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(store: store) { return }
         evaluateAround(store: store)
+    }
+
+    /// Notes a change by `store` (and makes it) if this thread runs a transaction; whether it does.
+    @inline(never)
+    private func deferredInTransaction(store: () -> Void) -> Bool {
+        guard let transaction = TransactionChanges.onThisThread else { return false }
+        transaction.note(self) { currentValueBoxed() }
+        store()
+        return true
     }
 
     private func evaluateAround(store: () -> Void) {
@@ -330,6 +380,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return store()
         }
         // (The leaf word read again: the chain it names is what the new link must be followed to.)
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(store: store) { return }
         if link.strategy == .chainLink, changeThroughLink(link, leafKey: leafWord, store: store) {
             return
         }

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -67,6 +69,8 @@ final class ThreadContext {
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
+    /// This thread's transaction while it runs one (a `TransactionChanges`, see `withKVOTransaction`).
+    @exclusivity(unchecked) var transaction: AnyObject?
     /// The delivery depth at which this thread announces a weak referent's death (-1: none): a change
     /// whose old value cannot be read any more, which `.distinct` must not take for no change.
     @exclusivity(unchecked) var deathAnnouncedAtDepth = -1
@@ -147,6 +151,15 @@ final class ThreadContext {
     /// Whether this thread is delivering a weak referent's death (see `announcingDeath`).
     static var isAnnouncingDeath: Bool {
         currentSays { $0.deathAnnouncedAtDepth == $0.deliveryDepth }
+    }
+
+    /// How many threads run a transaction right now: while none does, a change asks no thread-local question.
+    static let transactionsRunning = Atomic<Int>(0)
+
+    /// Whether this thread runs a transaction (see `withKVOTransaction`), its changes' deliveries deferred.
+    @inline(__always)
+    static var isInTransaction: Bool {
+        transactionsRunning.load(ordering: .relaxed) != 0 && currentSays { $0.transaction != nil }
     }
 
     /// Whether this thread has a tracker installed, with no reference counting.

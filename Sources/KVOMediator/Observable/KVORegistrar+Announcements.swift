@@ -194,6 +194,8 @@ extension KVORegistrar {
         guard !infos.isEmpty, infos.allSatisfy({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) else {
             return false
         }
+        // (In a transaction each registration notes its value before the mutation, as for a prior record.)
+        let beforeEach = ThreadContext.isInTransaction
         // The elements by address, as the proxy took them: no generic code handles them from here on.
         if let addresses {
             let parts = _CollectionParts(
@@ -204,7 +206,7 @@ extension KVORegistrar {
                 type: Collection.self
             )
             infos.forEachObserver { info in
-                if info.sendsPriorRecords { info.priorCollection(object: object, parts: parts) }
+                if info.sendsPriorRecords || beforeEach { info.priorCollection(object: object, parts: parts) }
             }
             applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
             infos.forEachObserver { $0.changeCollection(object: object, parts: parts) }
@@ -212,7 +214,7 @@ extension KVORegistrar {
         }
         let indexSet = indexes.indexSet
         infos.forEachObserver { info in
-            if info.sendsPriorRecords {
+            if info.sendsPriorRecords || beforeEach {
                 info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
             }
         }

@@ -1,0 +1,17 @@
+/// A transaction's changes (``withKVOTransaction(_:)``) on the paths that deliver from a set's own values:
+/// noted for the transaction's end instead of delivered (see `TransactionChanges`).
+extension KVOInfo {
+    /// Whether some thread runs a transaction: only then is this thread asked whether it does.
+    @inline(__always)
+    static var transactionsMayRun: Bool {
+        ThreadContext.transactionsRunning.load(ordering: .relaxed) != 0
+    }
+
+    /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does.
+    @inline(never)
+    final func deferredInTransaction(old: ValueAddress, type: Any.Type) -> Bool {
+        guard let transaction = TransactionChanges.onThisThread else { return false }
+        transaction.note(self) { old.loadBoxed(as: type) }
+        return true
+    }
+}

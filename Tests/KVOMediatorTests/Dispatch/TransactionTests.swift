@@ -1,0 +1,327 @@
+import Foundation
+import KVOMediator
+import Synchronization
+import Testing
+
+/// `withKVOTransaction`: the changes a body makes on its thread are delivered when the outermost
+/// transaction ends, one record per registration, from its value before the first change to its value
+/// at the end.
+@Suite struct TransactionTests {
+    @Test func theIssuesAccountGetsOneRecordPerRegistrationAfterTheTransaction() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        let available = recordChanges(of: account, \.available, by: observer)
+        withKVOTransaction {
+            account.balance = 10
+            account.balance = 20
+            account.pending = 5
+            #expect(balance.count == 0 && available.count == 0)
+        }
+        #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 20)])
+        #expect(available.changes == [change(\Ledger.available, old: 0, new: 15)])
+    }
+
+    @Test func nestedTransactionsDeliverOnlyAtTheOutermostEnd() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        withKVOTransaction {
+            account.balance = 1
+            withKVOTransaction { account.balance = 2 }
+            #expect(balance.count == 0)
+            account.balance = 3
+        }
+        #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 3)])
+    }
+
+    @Test func aStreamYieldsOnce() async throws {
+        let account = Ledger()
+        let stream = try account.values(for: \.available)
+        withKVOTransaction {
+            account.balance = 10
+            account.balance = 20
+            account.pending = 5
+        }
+        account.balance = 25
+        var values: [Int] = []
+        for await value in stream {
+            values.append(value)
+            if values.count == 3 { break }
+        }
+        #expect(values == [0, 15, 20])
+    }
+
+    @Test func aThrowingBodyDeliversWhatItChangedThenRethrows() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        #expect(throws: TransactionAborted.self) {
+            try withKVOTransaction {
+                account.balance = 7
+                throw TransactionAborted()
+            }
+        }
+        #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 7)])
+    }
+
+    @Test func theBodysResultIsReturned() {
+        let account = Ledger()
+        let result = withKVOTransaction {
+            account.balance = 4
+            return account.balance * 2
+        }
+        #expect(result == 8)
+    }
+
+    @Test func thePriorRecordGoesRightBeforeTheFinalOne() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, options: [.old, .new, .prior], by: observer)
+        let available = recordChanges(of: account, \.available, options: [.old, .new, .prior], by: observer)
+        withKVOTransaction {
+            account.balance = 10
+            account.pending = 4
+            account.balance = 12
+        }
+        #expect(
+            balance.changes == [
+                change(\Ledger.balance, old: 0, prior: true), change(\Ledger.balance, old: 0, new: 12),
+            ]
+        )
+        #expect(
+            available.changes == [
+                change(\Ledger.available, old: 0, prior: true), change(\Ledger.available, old: 0, new: 8),
+            ]
+        )
+    }
+
+    @Test func registrationsAreDeliveredInTheOrderOfTheirFirstChange() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let order = Mutex<[String]>([])
+        observer.kvoController.observe(account, keyPath: \.pending) { _, _, _ in order.withLock { $0.append("pending") }
+        }
+        observer.kvoController.observe(account, keyPath: \.balance) { _, _, _ in order.withLock { $0.append("balance") }
+        }
+        withKVOTransaction {
+            account.pending = 1
+            account.balance = 1
+            account.pending = 2
+        }
+        #expect(order.withLock { $0 } == ["pending", "balance"])
+    }
+
+    @Test func aCallbackSeesTheObjectAsItIsAfterTheTransaction() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let seen = Mutex<[[Int]]>([])
+        observer.kvoController.observe(account, keyPath: \.balance) { _, account, _ in
+            seen.withLock { $0.append([account.balance, account.pending, account.available]) }
+        }
+        withKVOTransaction {
+            account.balance = 10
+            account.pending = 3
+        }
+        #expect(seen.withLock { $0 } == [[10, 3, 7]])
+    }
+
+    @Test func aCollectionChangedOnceKeepsItsKindAndIndexes() {
+        let account = Ledger()
+        account.history = [1, 2]
+        let observer = TestObserver()
+        let history = recordChanges(of: account, \.history, by: observer)
+        withKVOTransaction {
+            account.mutableArrayValue(for: \.history).insert(0, at: 0)
+        }
+        #expect(
+            history.changes == [change(\Ledger.history, kind: .insertion, new: [0], indexes: IndexSet(integer: 0))]
+        )
+    }
+
+    @Test func aCollectionChangedMoreThanOnceIsOneSettingOfItsWholeValues() {
+        let account = Ledger()
+        account.history = [1, 2]
+        let observer = TestObserver()
+        let history = recordChanges(of: account, \.history, by: observer)
+        withKVOTransaction {
+            let proxy = account.mutableArrayValue(for: \.history)
+            proxy.insert(0, at: 0)
+            proxy.remove(at: 2)
+            proxy.append(9)
+        }
+        withKVOTransaction {
+            account.history = [5]
+            account.mutableArrayValue(for: \.history).append(6)
+        }
+        #expect(
+            history.changes == [
+                change(\Ledger.history, old: [1, 2], new: [0, 1, 9]),
+                change(\Ledger.history, old: [0, 1, 9], new: [5, 6]),
+            ]
+        )
+    }
+
+    @Test func aChainIsReadOnceAtTheEndWhicheverLinksChanged() {
+        let account = Ledger()
+        account.owner = LedgerOwner("ann")
+        let observer = TestObserver()
+        let name = recordChanges(of: account, \.owner?.name, by: observer)
+        let bob = LedgerOwner("bob")
+        withKVOTransaction {
+            account.owner?.name = "anna"
+            account.owner = bob
+            bob.name = "robert"
+        }
+        bob.name = "rob"
+        #expect(
+            name.changes == [
+                change(\Ledger.owner?.name, old: "ann", new: "robert"),
+                change(\Ledger.owner?.name, old: "robert", new: "rob"),
+            ]
+        )
+    }
+
+    @Test func withDistinctAValueThatEndsWhereItStartedDeliversNothing() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, options: [.old, .new, .distinct], by: observer)
+        let plain = recordChanges(of: account, \.pending, by: observer)
+        withKVOTransaction {
+            account.balance = 5
+            account.balance = 0
+            account.pending = 1
+            account.pending = 0
+        }
+        #expect(balance.count == 0)
+        #expect(plain.changes == [change(\Ledger.pending, old: 0, new: 0)])
+    }
+
+    @Test func aRegistrationEndedInsideTheTransactionGetsNothing() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        withKVOTransaction {
+            account.balance = 1
+            observer.kvoController.unobserve(account, keyPath: \.balance)
+        }
+        #expect(balance.count == 0)
+    }
+
+    @Test func changesACallbackMakesAfterTheTransactionAreDeliveredAsUsual() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let pending = recordChanges(of: account, \.pending, by: observer)
+        observer.kvoController.observe(account, keyPath: \.balance) { _, account, change in
+            account.pending = change.newValue! / 2
+        }
+        withKVOTransaction { account.balance = 10 }
+        #expect(pending.changes == [change(\Ledger.pending, old: 0, new: 5)])
+    }
+
+    @Test func theInitialRecordOfAnObserveInsideATransactionIsDeliveredAtOnce() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let recorder = Recorder<Int>()
+        withKVOTransaction {
+            account.balance = 3
+            observer.kvoController.observe(account, keyPath: \.balance, options: [.initial, .new]) { _, _, change in
+                recorder.append(change)
+            }
+            #expect(recorder.changes == [change(\Ledger.balance, new: 3)])
+            account.balance = 4
+        }
+        #expect(recorder.changes == [change(\Ledger.balance, new: 3), change(\Ledger.balance, new: 4)])
+    }
+
+    @Test func changesOnOtherThreadsAreDeliveredAsUsualMeanwhile() {
+        let account = Ledger()
+        let other = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        let otherBalance = recordChanges(of: other, \.balance, by: observer)
+        withKVOTransaction {
+            account.balance = 1
+            TestThread { other.balance = 2 }.join()
+            #expect(otherBalance.changes == [change(\Ledger.balance, old: 0, new: 2)])
+            #expect(balance.count == 0)
+        }
+        #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 1)])
+    }
+
+    @Test func queueDeliveryGetsOneRecordAtTheEnd() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let queue = DispatchQueue(label: "KVOMediatorTests.transaction")
+        let records = Mutex<[KVOChange<Int>]>([])
+        observer.kvoController.observe(account, keyPath: \.balance, options: [.old, .new], delivery: .queue(queue)) {
+            _,
+            change in records.withLock { $0.append(change) }
+        }
+        withKVOTransaction {
+            for value in 1...100 { account.balance = value }
+        }
+        queue.sync {}
+        #expect(records.withLock { $0 } == [change(\Ledger.balance, old: 0, new: 100)])
+    }
+
+    @Test func manyObserversOfOnePropertyEachGetOneRecord() {
+        let account = Ledger()
+        let observers = (0..<5).map { _ in TestObserver() }
+        let recorders = observers.map { recordChanges(of: account, \.balance, by: $0) }
+        withKVOTransaction {
+            account.balance = 1
+            account.balance = 2
+        }
+        withExtendedLifetime(observers) {}
+        #expect(recorders.allSatisfy { $0.changes == [change(\Ledger.balance, old: 0, new: 2)] })
+    }
+
+    @Test func stringKeyPathsAndManualChangesAreDeferredToo() throws {
+        let account = Ledger()
+        let observer = TestObserver()
+        let nameObserver = TestObserver()
+        let byName = try recordChanges(of: account, "balance", by: nameObserver)
+        let counter = Counter()
+        let count = Recorder<Int>()
+        observer.kvoController.observe(counter, keyPath: \.count, options: [.old, .new]) { _, _, change in
+            count.append(change)
+        }
+        withKVOTransaction {
+            account.balance = 1
+            account.balance = 2
+            counter.willChangeValue(for: \.count)
+            counter.count = 5
+            counter.didChangeValue(for: \.count)
+        }
+        #expect(byName.changes.map { [$0.oldValue as? Int, $0.newValue as? Int] } == [[0, 2]])
+        #expect(count.changes == [change(\Counter.count, old: 0, new: 5)])
+    }
+
+    @Test func twoThreadsRunningTransactionsWhileAThirdObservesGetExactlyOneRecordEach() {
+        let first = Ledger()
+        let second = Ledger()
+        let observer = TestObserver()
+        let firstRecords = recordChanges(of: first, \.available, by: observer)
+        let secondRecords = recordChanges(of: second, \.available, by: observer)
+        let rounds = 500
+        let threads = [first, second].map { account in
+            TestThread {
+                for round in 1...rounds {
+                    withKVOTransaction {
+                        account.balance = round * 10
+                        account.pending = round
+                        account.balance += 1
+                    }
+                }
+            }
+        }
+        for thread in threads { thread.join() }
+        for records in [firstRecords, secondRecords] {
+            let changes = records.changes
+            #expect(changes.count == rounds)
+            #expect(changes.map(\.newValue) == (1...rounds).map { $0 * 9 + 1 })
+            #expect(changes.map(\.oldValue) == [0] + (1..<rounds).map { $0 * 9 + 1 })
+        }
+    }
+}
