@@ -4,7 +4,7 @@ extension KVOInfo {
     /// Whether some thread runs a transaction: only then is this thread asked whether it does.
     @inline(__always)
     static var transactionsMayRun: Bool {
-        ThreadContext.transactionsRunning.load(ordering: .relaxed) != 0
+        ThreadModes.running.load(ordering: .relaxed) != 0
     }
 
     /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does.

@@ -134,6 +134,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         return object.load()
     }
 
+    override final var isDeferredInTransaction: Bool {
+        TransactionChanges.onThisThread?.isPending(self) ?? false
+    }
+
     override final var wantsWholeValues: Bool {
         get { wholeValuesWanted }
         set { wholeValuesWanted = newValue }

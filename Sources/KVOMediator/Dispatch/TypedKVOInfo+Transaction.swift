@@ -23,51 +23,50 @@ extension TypedKVOInfo {
             }
             return
         }
-        let old = boxedOld.flatMap { $0 as? Value }
         if isDirect {
-            let new = untracked { read(object) }
-            deliverDeferredSetting(object, old: old, new: new)
+            var new = untracked { read(object) }
+            withUnsafeMutablePointer(to: &new) { newPointer in
+                let new = ValueAddress(UnsafePointer(newPointer))
+                withOld(boxedOld) { deliverDeferredSetting(object, old: $0, new: new) }
+            }
         } else {
             // Read again under tracking: what it depends on is brought up to date.
-            deliverDeferredPrior(object, old: old)
-            if let old {
-                withUnsafePointer(to: old) {
-                    reevaluate(object, old: ValueAddress($0), keeping: lastValue, oldIsKept: false)
-                }
-            } else {
-                reevaluate(object, old: nil, keeping: lastValue, oldIsKept: false)
+            withOld(boxedOld) { old in
+                deliverDeferredPrior(object, old: old)
+                reevaluate(object, old: old, keeping: lastValue, oldIsKept: false)
             }
         }
+    }
+
+    /// Calls `body` with the address of the old value boxed in `boxed`, as a `Value` (nil: none, or not a
+    /// `Value`). Opened, not cast: a cast to `Value` looks up generic metadata in this unspecialised code.
+    private func withOld(_ boxed: Any?, _ body: (ValueAddress?) -> Void) {
+        guard let boxed else { return body(nil) }
+        func open<Old>(_ old: Old) {
+            if Old.self == Value.self {
+                withUnsafePointer(to: old) { body(ValueAddress($0)) }
+            } else if let old = old as? Value {
+                withUnsafePointer(to: old) { body(ValueAddress($0)) }
+            } else {
+                body(nil)
+            }
+        }
+        _openExistential(boxed, do: open)
     }
 
     /// The prior record and the change record of a direct registration's deferred change (neither, with
     /// `.distinct`, when its value ends where it started).
-    private func deliverDeferredSetting(_ object: Object, old: Value?, new: Value) {
-        withUnsafePointer(to: new) { newPointer in
-            let new = ValueAddress(newPointer)
-            func deliverBoth(_ old: ValueAddress?) {
-                if changesNothing(old: old, new: new, type: Value.self) { return }
-                if options.contains(.prior) {
-                    deliver {
-                        callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true)
-                    }
-                }
-                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
-            }
-            guard let old else { return deliverBoth(nil) }
-            withUnsafePointer(to: old) { deliverBoth(ValueAddress($0)) }
+    private func deliverDeferredSetting(_ object: Object, old: ValueAddress?, new: ValueAddress) {
+        if changesNothing(old: old, new: new, type: Value.self) { return }
+        if options.contains(.prior) {
+            deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
         }
+        deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
     }
 
     /// The prior record of a re-read registration's deferred change, if asked for.
-    private func deliverDeferredPrior(_ object: Object, old: Value?) {
+    private func deliverDeferredPrior(_ object: Object, old: ValueAddress?) {
         guard options.contains(.prior) else { return }
-        guard let old else {
-            return deliver { callDirect(object: object, oldValue: nil, newValue: nil, type: Value.self, isPrior: true) }
-        }
-        withUnsafePointer(to: old) { oldPointer in
-            let old = ValueAddress(oldPointer)
-            deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
-        }
+        deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
     }
 }

@@ -69,8 +69,14 @@ final class ThreadContext {
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
-    /// This thread's transaction while it runs one (a `TransactionChanges`, see `withKVOTransaction`).
+    /// This thread's transaction state (a `TransactionChanges`, see `withKVOTransaction`), kept between
+    /// transactions once made; `inTransaction` says whether one runs.
     @exclusivity(unchecked) var transaction: AnyObject?
+    @exclusivity(unchecked) var inTransaction = false
+    /// A slot whose every registration this thread's transaction has deferred already, with the
+    /// registrar's registration count then: sets of it need tell nobody until the transaction ends
+    /// (see `KVORegistrar.storesQuietly(field:)`).
+    @exclusivity(unchecked) var quietSlot: (registrar: AnyObject, field: Int, version: UInt32)?
     /// The delivery depth at which this thread announces a weak referent's death (-1: none): a change
     /// whose old value cannot be read any more, which `.distinct` must not take for no change.
     @exclusivity(unchecked) var deathAnnouncedAtDepth = -1
@@ -153,13 +159,10 @@ final class ThreadContext {
         currentSays { $0.deathAnnouncedAtDepth == $0.deliveryDepth }
     }
 
-    /// How many threads run a transaction right now: while none does, a change asks no thread-local question.
-    static let transactionsRunning = Atomic<Int>(0)
-
     /// Whether this thread runs a transaction (see `withKVOTransaction`), its changes' deliveries deferred.
     @inline(__always)
     static var isInTransaction: Bool {
-        transactionsRunning.load(ordering: .relaxed) != 0 && currentSays { $0.transaction != nil }
+        ThreadModes.running.load(ordering: .relaxed) != 0 && currentSays { $0.inTransaction }
     }
 
     /// Whether this thread has a tracker installed, with no reference counting.
@@ -200,4 +203,12 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     defer { SwiftRuntime.addLibraryReads(-1) }
     guard ThreadContext.isTracking else { return body() }
     return ThreadContext.withTracker(nil, body)
+}
+
+/// How many threads are in a mode that changes what a set of an observed property does: a collection
+/// mutation writing through a property's setter (which it announces itself), or a transaction (which
+/// defers deliveries). A set asks its thread which, only while this is not 0: one load on every
+/// notification, for both.
+enum ThreadModes {
+    static let running = Atomic<Int>(0)
 }

@@ -9,10 +9,6 @@ enum CapturedValue {
     case value(Any)
 }
 
-/// How many collection mutations are writing their storage right now, on any thread: while none is,
-/// a set need not look up whether this thread's write is one of theirs.
-private let collectionMutationsInProgress = Atomic<Int>(0)
-
 /// Announcing changes: one mechanism for sets, manual will/did pairs and collection mutations. Before
 /// the change each registration is told (a direct one by the caller, from the change's own values;
 /// the rest capture their old value and send their prior record); after it, each is told again.
@@ -73,7 +69,7 @@ extension KVORegistrar {
 
     /// Whether this thread's writes to this object are being announced by a collection mutation.
     var isSuppressedOnThisThread: Bool {
-        collectionMutationsInProgress.load(ordering: .relaxed) > 0
+        ThreadModes.running.load(ordering: .relaxed) > 0
             && ThreadContext.currentIfPresent?.suppressedRegistrar == ObjectIdentifier(self)
     }
 
@@ -257,9 +253,9 @@ extension KVORegistrar {
         let context = ThreadContext.current
         let outer = context.suppressedRegistrar
         context.suppressedRegistrar = ObjectIdentifier(self)
-        collectionMutationsInProgress.wrappingAdd(1, ordering: .relaxed)
+        ThreadModes.running.wrappingAdd(1, ordering: .relaxed)
         apply(&object[keyPath: keyPath])
-        collectionMutationsInProgress.wrappingSubtract(1, ordering: .relaxed)
+        ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
         context.suppressedRegistrar = outer
     }
 }

@@ -24,6 +24,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
     let storedVerified = Atomic<Bool>(false)
+    /// Counts the registrations added (wrapping): a transaction's quiet slot is valid while it is
+    /// unchanged (see `storesQuietly(field:)`).
+    let registrationsAdded = Atomic<UInt32>(0)
     /// The lock guarding `state`, kept in the registrar's own memory rather than in a ``Lock`` of its
     /// own: a notification writes its word twice, and another object's lock in the same cache line
     /// would make threads changing different objects contend.
@@ -181,6 +184,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
     func add(_ info: SlotObserver, for access: Access) {
         spinLock.withLock {
+            registrationsAdded.wrappingAdd(1, ordering: .releasing)
             if state.add(info, for: access) { observerFlag.store(1, ordering: .releasing) }
         }
     }
@@ -257,8 +261,94 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         type: Any.Type,
         store: () -> Void
     ) {
-        // A collection mutation announces this write itself.
+        // (One load, while no thread mutates a collection or runs a transaction.)
+        if _slowPath(ThreadModes.running.load(ordering: .relaxed) != 0) {
+            return changeInAMode(
+                field: field,
+                of: object,
+                oldValue: oldValue,
+                newValue: newValue,
+                type: type,
+                store: store
+            )
+        }
+        announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+    }
+
+    /// `_change` while some thread mutates a collection or runs a transaction: this thread's collection
+    /// mutation announces this write itself; this thread's transaction defers its records, and a set of
+    /// a quiet slot (see `changeInTransaction`) only stores.
+    @inline(never)
+    private func changeInAMode(
+        field: Int,
+        of object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
         if isSuppressedOnThisThread { return store() }
+        guard ThreadContext.isInTransaction else {
+            return announceSet(
+                field: field,
+                of: object,
+                oldValue: oldValue,
+                newValue: newValue,
+                type: type,
+                store: store
+            )
+        }
+        if storesQuietly(field: field) { return store() }
+        changeInTransaction(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+    }
+
+    /// `_change` inside a transaction on this thread: announced as usual (each registration defers its
+    /// record), and when every registration of the slot had deferred one already, the slot is quiet for
+    /// the rest of the transaction: its sets tell nobody (see `storesQuietly(field:)`).
+    @inline(never)
+    private func changeInTransaction(
+        field: Int,
+        of object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        let (allDeferred, version) = spinLock.withLock {
+            let version = registrationsAdded.load(ordering: .relaxed)
+            let isFirst = if case .field(field)? = state.firstSlot?.slot { true } else { false }
+            guard let index = isFirst ? 0 : entryIndexOutOfLine(forField: field) else { return (false, version) }
+            // (One registration read in place; several through a copy of the list, rarer.)
+            if let single = state.unretainedOnlyInfo(at: index) {
+                return (single.with { $0.isDeferredInTransaction }, version)
+            }
+            let infos = state.entry(at: index).infos
+            return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
+        }
+        announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        if allDeferred { ThreadContext.current.quietSlot = (self, field, version) }
+    }
+
+    /// Whether this thread's transaction has every registration of the `@Observed` property at `field`
+    /// deferred already (a quiet slot, with no registration added since): its set then only stores.
+    private func storesQuietly(field: Int) -> Bool {
+        ThreadContext.currentSays { context in
+            guard context.inTransaction, let quiet = context.quietSlot else { return false }
+            return quiet.registrar === self && quiet.field == field
+                && quiet.version == registrationsAdded.load(ordering: .acquiring)
+        }
+    }
+
+    /// `_change`'s announcement (see there).
+    @inline(__always)
+    private func announceSet(
+        field: Int,
+        of object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
         spinLock.lock()
         // The first entry inline: the common case of one observed slot, with no call.
         let firstMatches = if case .field(field)? = state.firstSlot?.slot { true } else { false }

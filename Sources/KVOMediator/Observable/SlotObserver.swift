@@ -141,6 +141,9 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// setter's values (`link`).
     func changeAround(link: LinkChange, store: () -> Void) { subclassOverrides() }
 
+    /// Whether this thread's transaction has deferred a record of this registration already.
+    var isDeferredInTransaction: Bool { subclassOverrides() }
+
     /// Whether every record must carry the whole value (value streams): a collection mutation is then
     /// delivered as a setting.
     var wantsWholeValues: Bool { subclassOverrides() }

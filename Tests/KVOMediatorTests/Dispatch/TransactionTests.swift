@@ -298,6 +298,46 @@ import Testing
         #expect(count.changes == [change(\Counter.count, old: 0, new: 5)])
     }
 
+    @Test func aRegistrationMadeInsideTheTransactionAfterManySetsGetsTheSetsAfterIt() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let late = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        let lateRecorder = Recorder<Int>()
+        let otherThread = Recorder<Int>()
+        let otherObserver = TestObserver()
+        withKVOTransaction {
+            for value in 1...5 { account.balance = value }
+            late.kvoController.observe(account, keyPath: \.balance, options: [.old, .new]) { _, _, change in
+                lateRecorder.append(change)
+            }
+            TestThread {
+                otherObserver.kvoController.observe(account, keyPath: \.balance, options: [.old, .new]) {
+                    _,
+                    _,
+                    change in
+                    otherThread.append(change)
+                }
+            }.join()
+            for value in 6...8 { account.balance = value }
+        }
+        #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 8)])
+        #expect(lateRecorder.changes == [change(\Ledger.balance, old: 5, new: 8)])
+        #expect(otherThread.changes == [change(\Ledger.balance, old: 5, new: 8)])
+    }
+
+    @Test func aCollectionMutatedThenSetManyTimesIsOneSettingOfItsWholeValues() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let history = recordChanges(of: account, \.history, by: observer)
+        withKVOTransaction {
+            account.mutableArrayValue(for: \.history).append(1)
+            for count in 2...6 { account.history = Array(1...count) }
+            account.mutableArrayValue(for: \.history).append(7)
+        }
+        #expect(history.changes == [change(\Ledger.history, old: [], new: [1, 2, 3, 4, 5, 6, 7])])
+    }
+
     @Test func twoThreadsRunningTransactionsWhileAThirdObservesGetExactlyOneRecordEach() {
         let first = Ledger()
         let second = Ledger()
