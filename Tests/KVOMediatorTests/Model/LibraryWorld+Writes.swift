@@ -7,6 +7,7 @@ extension LibraryWorld {
     /// Performs a write operation; false if `operation` is not one.
     func performWrite(_ operation: ModelOperation) -> Bool {
         switch operation {
+        case .transaction(let writes): withKVOTransaction { for write in writes { _ = performWrite(write) } }
         case .setX(let slot, let value): onRoot(slot) { $0.x = value }
         case .setY(let slot, let value): onRoot(slot) { $0.y = value }
         case .setFlag(let slot, let value): onRoot(slot) { $0.flag = value }

@@ -11,6 +11,7 @@ extension ModelOperation: CustomStringConvertible {
         case .dropLinkA(let slot): "linkAs[\(slot)] = nil"
         case .newLinkB(let slot, let value): "linkBs[\(slot)] = ModelLinkB(value: \(value))"
         case .dropLinkB(let slot): "linkBs[\(slot)] = nil"
+        case .transaction(let writes): "withKVOTransaction { \(writes.map(\.description).joined(separator: "; ")) }"
         case .setX(let root, let value): "roots[\(root)].x = \(value)"
         case .setY(let root, let value): "roots[\(root)].y = \(value)"
         case .setFlag(let root, let value): "roots[\(root)].flag = \(value)"

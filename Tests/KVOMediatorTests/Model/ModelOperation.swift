@@ -239,4 +239,18 @@ enum ModelOperation: Hashable {
     case arm(registration: Int, action: ArmedAction)
     /// Checks that no object has a registration left (teardown, after every front end has gone).
     case expectNoRegistrations
+    /// `withKVOTransaction { … }` around writes that release nothing (no link is changed in it).
+    indirect case transaction([ModelOperation])
+
+    /// Whether the write can go in a transaction: it changes no link (so nothing is released inside it)
+    /// and reports no misuse.
+    var isTransactable: Bool {
+        switch self {
+        case .setX, .setY, .setFlag, .setLevel, .setValue, .setChainValue, .setLabel, .assignItems, .editItems,
+            .editChainItems, .assignSongs, .editSongs, .assignTags, .editTags, .announceCount, .setCountSilently,
+            .editQueue, .assignQueue, .mutateMarks:
+            true
+        default: false
+        }
+    }
 }

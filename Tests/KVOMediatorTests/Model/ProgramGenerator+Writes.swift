@@ -6,6 +6,25 @@ import KVOMediator
 /// values, of an array's indexes, of set mutations).
 extension ProgramGenerator {
     mutating func write() -> ModelOperation? {
+        if random.chance(6), let transaction = transactionWrite() { return transaction }
+        return plainWrite()
+    }
+
+    /// A transaction of one to four writes, each valid where it stands: generated against a copy of the
+    /// model that each is applied to, then the model is put back (the transaction is applied as one).
+    private mutating func transactionWrite() -> ModelOperation? {
+        let saved = model
+        defer { model = saved }
+        var writes: [ModelOperation] = []
+        for _ in 0...random.below(4) {
+            guard let write = plainWrite(), write.isTransactable else { continue }
+            writes.append(write)
+            _ = model.apply(write)
+        }
+        return writes.isEmpty ? nil : .transaction(writes)
+    }
+
+    private mutating func plainWrite() -> ModelOperation? {
         if random.chance(8), let write = setByStringWrite() { return write }
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }

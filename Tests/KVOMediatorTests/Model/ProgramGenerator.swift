@@ -47,7 +47,7 @@ struct SplitMix64 {
 /// is valid where it stands (a removal names an index the array has).
 struct ProgramGenerator {
     var random: SplitMix64
-    private(set) var model = ReferenceModel()
+    var model = ReferenceModel()
     /// Values are numbered, so that every record tells which write it comes from.
     private var nextValue = 1
 

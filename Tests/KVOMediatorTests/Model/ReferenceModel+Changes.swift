@@ -16,6 +16,10 @@ extension ReferenceModel {
     /// a change whose old value cannot be read (a weak referent's death), which `.distinct` delivers.
     mutating func change(_ slot: ModelSlot, comparesValues: Bool = true, _ mutation: (inout ReferenceModel) -> Void) {
         let affected = registrations(reading: slot)
+        if transaction != nil {
+            for registration in affected { deferChange(of: registration) }
+            return mutation(&self)
+        }
         var before: [Int: ModelValue] = [:]
         for registration in affected {
             let old = value(of: registration.key, on: registration.object)
@@ -53,6 +57,21 @@ extension ReferenceModel {
         _ mutation: (inout ReferenceModel) -> Void
     ) {
         let affected = registrations(reading: slot)
+        if transaction != nil {
+            for registration in affected {
+                deferChange(of: registration)
+                if registration.getsCollectionKinds {
+                    deferCollectionChange(
+                        of: registration,
+                        kind: kind,
+                        indexes: indexes,
+                        removed: removed,
+                        inserted: inserted
+                    )
+                }
+            }
+            return mutation(&self)
+        }
         var before: [Int: ModelValue] = [:]
         for registration in affected {
             let wantsOld = registration.options.contains(.old)
@@ -204,6 +223,10 @@ extension ReferenceModel {
     /// Applies a write operation; false if `operation` is not one.
     mutating func applyWrite(_ operation: ModelOperation) -> Bool {
         switch operation {
+        case .transaction(let writes):
+            transaction = ModelTransaction()
+            for write in writes { _ = applyWrite(write) }
+            endTransaction()
         case .setX(let slot, let value): setRoot(slot, .x) { $0.x = value }
         case .setY(let slot, let value): setRoot(slot, .y) { $0.y = value }
         case .setFlag(let slot, let value): setRoot(slot, .flag) { $0.flag = value }

@@ -130,6 +130,8 @@ struct ReferenceModel {
     var nextRegistration = 0
     var step = ModelStep()
     var firedAction: ArmedAction?
+    /// The transaction running, if one is (`ReferenceModel+Transactions`).
+    var transaction: ModelTransaction?
 
     // MARK: Reading the world
 
