@@ -253,5 +253,7 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "  set_by_name_*, notify_fanout_10 per callback, notify_declared, notify_chain5_replace_first,"
     echo "  observe_unobserve_equal_literal, observe_unobserve_initial): see \`Benchmarks/Callgrind/ShapeScenarios.swift\`"
     echo "  and RESULTS.md's table, which says what one operation is."
+    echo "- Issue 35's rows (notify_1_distinct, transaction_set, transaction_delivery): see"
+    echo "  \`Benchmarks/Callgrind/TransactionScenarios.swift\`."
 } >CALLGRIND.md
 echo "Wrote $benchmarks/CALLGRIND.md" >&2

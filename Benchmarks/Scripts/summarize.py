@@ -27,6 +27,8 @@ METRICS = {
     "set_unobserved": ("ns", ["Observation", "OpenCombine", "plainStored"], "one set, nobody observing"),
     "notify_1": ("ns", ["OpenCombine", "Observation", "didSetClosure"], "one change, one observer"),
     "notify_1_distinct": ("ns", [], "notify_1 with .distinct, each set a new value"),
+    "transaction_set": ("ns", [], "one set in a transaction that set the property before (one observer)"),
+    "transaction_delivery": ("ns", [], "a transaction of one set: the set and its one record at the end"),
     "set_unobserved_bridged": ("ns", ["Observation"], "one set, nobody observing, of a class bridged to Observation"),
     "notify_1_bridged": ("ns", ["Observation"], "one change of a bridged class, one withObservationTracking observer"),
     "notify_fanout_10": ("ns", [], "one callback (per observer per change), 10 observers"),
@@ -239,6 +241,8 @@ def goals(entries):
     )
     versus_ours("notify_chain ≤ 2 × notify_1", "notify_chain", "notify_1", 2)
     versus_ours("notify_1_distinct ≤ 1.1 × notify_1 (values that differ)", "notify_1_distinct", "notify_1", 1.1)
+    versus_ours("transaction_set ≤ 3 × set_unobserved", "transaction_set", "set_unobserved", 3)
+    versus_ours("transaction_delivery ≤ 2 × notify_1", "transaction_delivery", "notify_1", 2)
     versus_peer("notify_chain_replace ≤ 0.15 × Observation's", "notify_chain_replace", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.15 × Observation's", "notify_computed", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.5 × OpenCombine's", "notify_computed", "OpenCombine", 0.5)

@@ -18,6 +18,7 @@ let benchmarks: @Sendable () -> Void = {
     registerStreamBenchmarks()
     registerMemoryBenchmarks()
     registerThreadBenchmarks()
+    registerTransactionBenchmarks()
 }
 
 /// The name run.sh parses: metric, implementation, operations per iteration.

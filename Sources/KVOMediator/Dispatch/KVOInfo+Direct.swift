@@ -26,9 +26,10 @@ extension KVOInfo {
     /// Before a set of the slot this registration takes values of (``takesValues(ofSlot:)``): the prior
     /// record, if asked for (and unless, with `.distinct`, the set changes nothing).
     final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
+        // (In a transaction, noted here, so that the registrations of one change keep their order; the prior
+        // record goes with the transaction's record, at its end.)
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type, once: true) { return }
         guard options.contains(.prior), !changesNothing(old: oldValue, new: newValue, type: type) else { return }
-        // (In a transaction, the prior record goes with the transaction's record, at its end.)
-        if _slowPath(Self.transactionsMayRun), TransactionChanges.onThisThread != nil { return }
         deliver {
             withObservedObject(changed: object) {
                 callDirect(object: $0, oldValue: oldValue, newValue: nil, type: type, isPrior: true)

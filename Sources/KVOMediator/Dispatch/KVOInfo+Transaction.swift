@@ -8,10 +8,15 @@ extension KVOInfo {
     }
 
     /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does.
+    /// `once`: before the set, which the note after it counts (a registration noted then keeps its place).
     @inline(never)
-    final func deferredInTransaction(old: ValueAddress, type: Any.Type) -> Bool {
+    final func deferredInTransaction(old: ValueAddress, type: Any.Type, once: Bool = false) -> Bool {
         guard let transaction = TransactionChanges.onThisThread else { return false }
-        transaction.note(self) { old.loadBoxed(as: type) }
+        if once {
+            transaction.noteOnce(self) { old.loadBoxed(as: type) }
+        } else {
+            transaction.note(self) { old.loadBoxed(as: type) }
+        }
         return true
     }
 }

@@ -16,7 +16,8 @@
 ///   transaction returns (also when it throws: what it changed is delivered, then the error is
 ///   rethrown), each registration whose value `body` changed gets exactly one record: old is its value
 ///   before its first change in the transaction, new its value now. With `.prior`, its prior record goes
-///   right before it. Registrations go in the order of their first change.
+///   right before it. Registrations go in the order of their first change (those of one change in the
+///   order they were made).
 /// - Computed properties and chains are read once, at the end (and their dependencies brought up to
 ///   date then). A value stream yields once.
 /// - A collection changed once keeps its kind and indexes. Changed more than once (or also set), it is

@@ -112,6 +112,21 @@ import Testing
         #expect(order.withLock { $0 } == ["pending", "balance"])
     }
 
+    @Test func theRegistrationsOfOneChangeKeepTheOrderTheyWereMadeIn() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let order = Mutex<[String]>([])
+        observer.kvoController.observe(account, keyPath: \.balance) { _, _, _ in order.withLock { $0.append("balance") } }
+        observer.kvoController.observe(account, keyPath: \.available) { _, _, _ in
+            order.withLock { $0.append("available") }
+        }
+        withKVOTransaction {
+            account.balance = 20
+            account.pending = 5
+        }
+        #expect(order.withLock { $0 } == ["balance", "available"])
+    }
+
     @Test func aCallbackSeesTheObjectAsItIsAfterTheTransaction() {
         let account = Ledger()
         let observer = TestObserver()
