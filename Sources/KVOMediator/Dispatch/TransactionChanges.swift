@@ -2,8 +2,7 @@ import Foundation
 
 /// One thread's transaction (``withKVOTransaction(_:)``): the registrations whose changes it defers, in
 /// the order of their first change, each with its value before that change, and the change itself
-/// while it is a collection mutation and the only one. Only its own thread touches it (so its fields
-/// skip the runtime exclusivity checks).
+/// while it is a collection mutation and the only one. Only its own thread touches it.
 final class TransactionChanges {
     /// A registration changed in the transaction.
     struct Entry {
@@ -20,10 +19,10 @@ final class TransactionChanges {
     }
 
     /// How deeply transactions nest on this thread (0: none runs; the object is kept for the next one).
-    @exclusivity(unchecked) var depth = 0
-    @exclusivity(unchecked) private var entries: [Entry] = []
+    var depth = 0
+    private var entries: [Entry] = []
     /// Where each registration's entry is, once there are too many entries to search.
-    @exclusivity(unchecked) private var positions: [ObjectIdentifier: Int] = [:]
+    private var positions: [ObjectIdentifier: Int] = [:]
     private static var searchedEntries: Int { 8 }
 
     /// The index of `info`'s entry, if it has one.

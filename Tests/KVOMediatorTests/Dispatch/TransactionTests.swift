@@ -116,7 +116,8 @@ import Testing
         let account = Ledger()
         let observer = TestObserver()
         let order = Mutex<[String]>([])
-        observer.kvoController.observe(account, keyPath: \.balance) { _, _, _ in order.withLock { $0.append("balance") } }
+        observer.kvoController.observe(account, keyPath: \.balance) { _, _, _ in order.withLock { $0.append("balance") }
+        }
         observer.kvoController.observe(account, keyPath: \.available) { _, _, _ in
             order.withLock { $0.append("available") }
         }
