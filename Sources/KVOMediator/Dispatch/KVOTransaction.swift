@@ -10,8 +10,9 @@
 /// // Now, and once each: balance 0 → 20, available 0 → 15.
 /// ```
 ///
-/// Observers never see the changes half done: an invariant that holds before and after `body` holds in
-/// every callback. The rules:
+/// The callbacks of the changes `body` makes never see them half done: an invariant that holds before
+/// and after `body` holds in each of them. (Callbacks of changes made on other threads meanwhile, and an
+/// `.initial` record delivered inside `body`, see the object as it is when they run.) The rules:
 /// - Changes made on this thread inside `body` are not delivered while it runs. When the outermost
 ///   transaction returns (also when it throws: what it changed is delivered, then the error is
 ///   rethrown), each registration whose value `body` changed gets exactly one record: old is its value
@@ -26,7 +27,11 @@
 /// - Transactions nest: only the outermost one delivers.
 /// - Changes made on other threads meanwhile are delivered as usual, on their threads. A record of the
 ///   transaction then goes from its registration's value before the transaction's first change to its
-///   value at the end, whoever made the changes in between.
+///   value at the end, whoever made the changes in between. A chain whose link `body` replaces follows
+///   the new link from the end: what another thread changes meanwhile on the new link's objects is in
+///   the transaction's record, not delivered on its own.
+/// - A manual change announced across the transaction's edge (`willChangeValue(for:)` before it,
+///   `didChangeValue(for:)` inside it) is delivered as usual, when it completes.
 /// - A callback that reads the object sees it as it is after the transaction (and after anything the
 ///   callbacks before it changed). Changes a callback makes are delivered as usual: the transaction is
 ///   over.

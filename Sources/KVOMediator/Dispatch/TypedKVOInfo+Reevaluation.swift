@@ -11,7 +11,15 @@ extension TypedKVOInfo {
 
     /// `reevaluate(old:)` with the object loaded. The new value replaces the one `last` keeps (when this
     /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
-    func reevaluate(_ object: Object, old: ValueAddress?, keeping last: Unretained<Extras>?, oldIsKept: Bool) {
+    /// With `priorFirst` (a transaction's end), the prior record goes right before the change record, and
+    /// neither when `.distinct` finds the value unchanged.
+    func reevaluate(
+        _ object: Object,
+        old: ValueAddress?,
+        keeping last: Unretained<Extras>?,
+        oldIsKept: Bool,
+        priorFirst: Bool = false
+    ) {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
         defer { tracker.recycle() }
@@ -56,24 +64,24 @@ extension TypedKVOInfo {
             let new = ValueAddress(newPointer)
             if oldIsKept, isKept {
                 withUnsafePointer(to: kept) { oldPointer in
-                    let old = ValueAddress(oldPointer)
-                    if changesNothing(old: old, new: new) { return }
-                    deliver {
-                        callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false)
-                    }
+                    deliverReevaluated(object, old: ValueAddress(oldPointer), new: new, priorFirst: priorFirst)
                 }
             } else {
-                if changesNothing(old: old, new: new) { return }
-                deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
+                deliverReevaluated(object, old: old, new: new, priorFirst: priorFirst)
             }
         }
     }
 
-    /// With `.distinct`: whether a re-read found the value it had. Not with `.prior`: that record went out
-    /// before the change, when the new value was not known, and its change record follows it.
+    /// The change record of a re-read (after its prior record, with `priorFirst`). With `.distinct`, nothing
+    /// when the value is the one it had, unless its prior record went out already, before the change.
     @inline(__always)
-    private func changesNothing(old: ValueAddress?, new: ValueAddress) -> Bool {
-        !options.contains(.prior) && changesNothing(old: old, new: new, type: Value.self)
+    private func deliverReevaluated(_ object: Object, old: ValueAddress?, new: ValueAddress, priorFirst: Bool) {
+        let priorWentOut = options.contains(.prior) && !priorFirst
+        if !priorWentOut, changesNothing(old: old, new: new, type: Value.self) { return }
+        if priorFirst, options.contains(.prior) {
+            deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
+        }
+        deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
     }
 
     /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`

@@ -32,8 +32,7 @@ extension TypedKVOInfo {
         } else {
             // Read again under tracking: what it depends on is brought up to date.
             withOld(boxedOld) { old in
-                deliverDeferredPrior(object, old: old)
-                reevaluate(object, old: old, keeping: lastValue, oldIsKept: false)
+                reevaluate(object, old: old, keeping: lastValue, oldIsKept: false, priorFirst: true)
             }
         }
     }
@@ -62,11 +61,5 @@ extension TypedKVOInfo {
             deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
         }
         deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
-    }
-
-    /// The prior record of a re-read registration's deferred change, if asked for.
-    private func deliverDeferredPrior(_ object: Object, old: ValueAddress?) {
-        guard options.contains(.prior) else { return }
-        deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
     }
 }

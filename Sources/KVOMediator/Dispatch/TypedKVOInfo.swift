@@ -234,7 +234,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?,
         newElements: Elements?
     ) {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+        // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
+            transaction.isPending(self)
+        {
             return transaction.noteCollection(self) {
                 DeferredCollectionChange(
                     kind: kind,
@@ -263,7 +266,10 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
+        // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
+            transaction.isPending(self)
+        {
             return transaction.noteCollection(self) {
                 DeferredCollectionChange(
                     kind: parts.kind,
@@ -319,9 +325,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// The old value captured boxed is opened rather than cast back (`as! Value`, a dynamic cast of 255
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
-            // (Noted before the change, unless that was before the transaction.)
-            return transaction.noteOnce(self) { if case .value(let old) = captured { old } else { nil } }
+        // (Noted before the change; one announced before the transaction began is delivered as usual.)
+        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
+            transaction.isPending(self)
+        {
+            return
         }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {

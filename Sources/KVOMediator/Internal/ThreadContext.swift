@@ -73,10 +73,23 @@ final class ThreadContext {
     /// transactions once made; `inTransaction` says whether one runs.
     @exclusivity(unchecked) var transaction: AnyObject?
     @exclusivity(unchecked) var inTransaction = false
+    /// Stamps this thread hands out (`nextStamp()`): its own range of a process-wide space, so that no two
+    /// stamps are equal without any thread contending for a shared count.
+    @exclusivity(unchecked) private var lastStamp =
+        ThreadContext.threadsMade.wrappingAdd(1, ordering: .relaxed).newValue << 32
+    private static let threadsMade = Atomic<UInt64>(0)
+
+    /// A number no other call, on any thread, returns (until this thread has made 2^32 of them).
+    @inline(__always)
+    func nextStamp() -> UInt64 {
+        lastStamp &+= 1
+        return lastStamp
+    }
+
     /// A slot whose every registration this thread's transaction has deferred already, with the
     /// registrar's registration count then: sets of it need tell nobody until the transaction ends
     /// (see `KVORegistrar.storesQuietly(field:)`).
-    @exclusivity(unchecked) var quietSlot: (registrar: AnyObject, field: Int, version: UInt32)?
+    @exclusivity(unchecked) var quietSlot: (registrar: ObjectIdentifier, field: Int, version: UInt64)?
     /// The delivery depth at which this thread announces a weak referent's death (-1: none): a change
     /// whose old value cannot be read any more, which `.distinct` must not take for no change.
     @exclusivity(unchecked) var deathAnnouncedAtDepth = -1

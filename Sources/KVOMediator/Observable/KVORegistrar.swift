@@ -24,9 +24,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
     let storedVerified = Atomic<Bool>(false)
-    /// Counts the registrations added (wrapping): a transaction's quiet slot is valid while it is
-    /// unchanged (see `storesQuietly(field:)`).
-    let registrationsAdded = Atomic<UInt32>(0)
+    /// A stamp (`ThreadContext.nextStamp()`, unique in the process) taken anew whenever a registration is
+    /// added here: a transaction's quiet slot is valid while it is unchanged (see `storesQuietly(field:)`).
+    /// No two registrars share one (0 before the first add), so the slot names its registrar by address.
+    let registrationsAdded = Atomic<UInt64>(0)
     /// The lock guarding `state`, kept in the registrar's own memory rather than in a ``Lock`` of its
     /// own: a notification writes its word twice, and another object's lock in the same cache line
     /// would make threads changing different objects contend.
@@ -184,7 +185,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
 
     func add(_ info: SlotObserver, for access: Access) {
         spinLock.withLock {
-            registrationsAdded.wrappingAdd(1, ordering: .releasing)
+            registrationsAdded.store(ThreadContext.withCurrent { $0.nextStamp() }, ordering: .releasing)
             if state.add(info, for: access) { observerFlag.store(1, ordering: .releasing) }
         }
     }
@@ -298,7 +299,8 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 store: store
             )
         }
-        if storesQuietly(field: field) { return store() }
+        // (A weak referent's death is noted as one, whatever it sets.)
+        if storesQuietly(field: field), !ThreadContext.isAnnouncingDeath { return store() }
         changeInTransaction(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
     }
 
@@ -326,7 +328,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
         }
         announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
-        if allDeferred { ThreadContext.current.quietSlot = (self, field, version) }
+        if allDeferred, version != 0 { ThreadContext.current.quietSlot = (ObjectIdentifier(self), field, version) }
     }
 
     /// Whether this thread's transaction has every registration of the `@Observed` property at `field`
@@ -334,7 +336,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     private func storesQuietly(field: Int) -> Bool {
         ThreadContext.currentSays { context in
             guard context.inTransaction, let quiet = context.quietSlot else { return false }
-            return quiet.registrar === self && quiet.field == field
+            return quiet.registrar == ObjectIdentifier(self) && quiet.field == field
                 && quiet.version == registrationsAdded.load(ordering: .acquiring)
         }
     }

@@ -354,6 +354,65 @@ import Testing
         #expect(history.changes == [change(\Ledger.history, old: [], new: [1, 2, 3, 4, 5, 6, 7])])
     }
 
+    @Test func withPriorAndDistinctAComputedValueThatEndsWhereItStartedGetsNothing() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let options: KVOOptions = [.old, .new, .prior, .distinct]
+        let available = recordChanges(of: account, \.available, options: options, by: observer)
+        let balance = recordChanges(of: account, \.balance, options: options, by: observer)
+        withKVOTransaction {
+            account.balance = 5
+            account.pending = 5
+        }
+        #expect(available.count == 0)
+        #expect(
+            balance.changes == [
+                change(\Ledger.balance, old: 0, prior: true), change(\Ledger.balance, old: 0, new: 5),
+            ]
+        )
+    }
+
+    @Test func aManualChangeBegunBeforeTheTransactionIsDeliveredWhenItEnds() {
+        let counter = Counter()
+        let observer = TestObserver()
+        let count = Recorder<Int>()
+        observer.kvoController.observe(counter, keyPath: \.count, options: [.old, .new]) { _, _, change in
+            count.append(change)
+        }
+        counter.willChangeValue(for: \.count)
+        withKVOTransaction {
+            counter.count = 3
+            counter.didChangeValue(for: \.count)
+            #expect(count.changes == [change(\Counter.count, old: 0, new: 3)])
+        }
+        #expect(count.count == 1)
+    }
+
+    @Test func anObjectReleasedInsideATransactionIsGoneThenAndItsDeathIsDeliveredOnce() {
+        let console = Console()
+        var agent: Agent? = Agent("a", status: "idle")
+        console.agent = agent
+        weak let weakAgent = agent
+        let observer = TestObserver()
+        let deaths = Mutex<[[String?]]>([])
+        observer.kvoController.observe(console, keyPath: \.agent, options: [.old, .new, .distinct]) { _, _, change in
+            deaths.withLock { $0.append([change.oldValue??.name, change.newValue??.name]) }
+        }
+        let status = Recorder<String>()
+        observer.kvoController.observe(agent, keyPath: \.status, options: [.new]) { _, _, change in
+            status.append(change)
+        }
+        withKVOTransaction {
+            agent?.status = "busy"
+            agent?.status = "done"
+            agent = nil
+            #expect(weakAgent == nil)
+            #expect(deaths.withLock { $0 }.isEmpty)
+        }
+        #expect(deaths.withLock { $0 } == [[nil, nil]])
+        #expect(status.count == 0)
+    }
+
     @Test func twoThreadsRunningTransactionsWhileAThirdObservesGetExactlyOneRecordEach() {
         let first = Ledger()
         let second = Ledger()
