@@ -60,7 +60,22 @@ extension KVOInfo {
     ) {
         if isDirect {
             setDirect(delivering: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
-        } else if reachesLeaf(object), let root = self.object.load() {
+        } else {
+            setChainLeaf(object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        }
+    }
+
+    /// `deliverSetDirect` for a chain whose leaf `changed` holds: delivered with the observed object. (Out
+    /// of line: each function then inlines one `setDirect`, which the optimiser keeps inlined in both.)
+    @inline(never)
+    private func setChainLeaf(
+        _ changed: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
+        if reachesLeaf(changed), let root = self.object.load() {
             setDirect(delivering: root, oldValue: oldValue, newValue: newValue, type: type, store: store)
         } else {
             store()
@@ -76,10 +91,13 @@ extension KVOInfo {
         type: Any.Type,
         store: () -> Void
     ) {
-        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type) {
-            return storeUnchanged(store)
+        // (One test for both on the common path, which is inlined into the set's path twice.)
+        if _slowPath(Self.transactionsMayRun || options.contains(.distinct)) {
+            if Self.transactionsMayRun, deferredInTransaction(old: oldValue, type: type) {
+                return storeUnchanged(store)
+            }
+            if changesNothing(old: oldValue, new: newValue, type: type) { return storeUnchanged(store) }
         }
-        if changesNothing(old: oldValue, new: newValue, type: type) { return storeUnchanged(store) }
         if options.contains(.prior) {
             asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
         }
