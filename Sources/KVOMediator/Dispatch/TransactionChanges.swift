@@ -80,9 +80,12 @@ final class TransactionChanges {
     }
 
     /// The collection mutation that `note` announced before it: kept while it is `info`'s only change.
-    func noteCollection(_ info: KVOInfo, _ change: () -> DeferredCollectionChange) {
-        guard let index = position(of: info) else { return }
+    /// False, with nothing noted, when `info` has no change in this transaction (a mutation announced
+    /// before the transaction began), which is then delivered as usual.
+    func noteCollection(_ info: KVOInfo, _ change: () -> DeferredCollectionChange) -> Bool {
+        guard let index = position(of: info) else { return false }
         if entries[index].changes == 1, entries[index].collection == nil { entries[index].collection = change() }
+        return true
     }
 
     /// Starts a transaction on this thread (the outermost one, or one nested in it).
@@ -144,6 +147,15 @@ struct DeferredCollectionChange {
     let old: Any?
     let new: Any?
     let type: Any.Type
+
+    /// The change that `parts` gives by address, its elements boxed.
+    init(_ parts: _CollectionParts) {
+        kind = parts.kind
+        indexes = parts.indexes.indexSet
+        old = parts.old.map { $0.loadBoxed(as: parts.type) }
+        new = parts.new.map { $0.loadBoxed(as: parts.type) }
+        type = parts.type
+    }
 
     /// Calls `body` with the change in parts, the elements by address.
     func withParts(_ body: (_CollectionParts) -> Void) {

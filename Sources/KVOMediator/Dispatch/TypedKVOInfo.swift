@@ -214,9 +214,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         indexes: IndexSet?,
         oldElements: Elements?
     ) {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
-            return transaction.note(self) { currentValueBoxed() }
-        }
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction() { return }
         guard options.contains(.prior) else { return }
         _CollectionParts.withAddresses(of: oldElements, nil) { old, _ in
             let indexes = _KVOIndexes(indexes)
@@ -234,20 +232,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         oldElements: Elements?,
         newElements: Elements?
     ) {
-        // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
-            transaction.isPending(self)
-        {
-            return transaction.noteCollection(self) {
-                DeferredCollectionChange(
-                    kind: kind,
-                    indexes: indexes,
-                    old: oldElements.map { $0 },
-                    new: newElements.map { $0 },
-                    type: Elements.self
-                )
-            }
-        }
+        // (In a transaction, `changeCollection(object:parts:)` notes it.)
         _CollectionParts.withAddresses(of: oldElements, newElements) { old, new in
             let indexes = _KVOIndexes(indexes)
             changeCollection(
@@ -258,9 +243,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func priorCollection(object: AnyObject, parts: _CollectionParts) {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
-            return transaction.note(self) { currentValueBoxed() }
-        }
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction() { return }
         guard options.contains(.prior) else { return }
         deliverCollectionRecord(parts.keeping(old: options.contains(.old), new: false), isPrior: true, changed: object)
     }
@@ -268,17 +251,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
         // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
         if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
-            transaction.isPending(self)
+            transaction.noteCollection(self, { DeferredCollectionChange(parts) })
         {
-            return transaction.noteCollection(self) {
-                DeferredCollectionChange(
-                    kind: parts.kind,
-                    indexes: parts.indexes.indexSet,
-                    old: parts.old.map { $0.loadBoxed(as: parts.type) },
-                    new: parts.new.map { $0.loadBoxed(as: parts.type) },
-                    type: parts.type
-                )
-            }
+            return
         }
         let parts = parts.keeping(old: options.contains(.old), new: options.contains(.new))
         deliverCollectionRecord(parts, isPrior: false, changed: object)
@@ -299,10 +274,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func captureBeforeChange() -> CapturedValue {
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread {
-            transaction.note(self) { currentValueBoxed() }
-            return .none
-        }
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction() { return .none }
         // (A copy, taken now: another change may replace the kept value before this one is evaluated.)
         if let last = lastValueBeforeThisChange, let kept = keptValue(last) { return .value(kept) }
         guard !options.isDisjoint(with: [.old, .prior, .distinct]), let object = loadTypedObject() else { return .none }
@@ -326,11 +298,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
         // (Noted before the change; one announced before the transaction began is delivered as usual.)
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
-            transaction.isPending(self)
-        {
-            return
-        }
+        if _slowPath(Self.transactionsMayRun), isDeferredInTransaction { return }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
@@ -350,11 +318,18 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     /// Notes a change by `store` (and makes it) if this thread runs a transaction; whether it does.
-    @inline(never)
     private func deferredInTransaction(store: () -> Void) -> Bool {
+        guard deferredInTransaction() else { return false }
+        store()
+        return true
+    }
+
+    /// Notes a change about to be made, with the value now, if this thread runs a transaction; whether it
+    /// does.
+    @inline(never)
+    private func deferredInTransaction() -> Bool {
         guard let transaction = TransactionChanges.onThisThread else { return false }
         transaction.note(self) { currentValueBoxed() }
-        store()
         return true
     }
 

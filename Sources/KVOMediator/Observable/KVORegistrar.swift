@@ -220,6 +220,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
+    /// The entry of the `@Observed` property at `field`, if it has one: the first entry inline (the common
+    /// case of one observed slot, with no call), any other out of line. Called with the lock held.
+    @inline(__always)
+    private func entryIndex(forField field: Int) -> Int? {
+        let firstMatches = if case .field(field)? = state.firstSlot?.slot { true } else { false }
+        return firstMatches ? 0 : entryIndexOutOfLine(forField: field)
+    }
+
     /// The registrations on `slot` (read in place: `withState` copies the table).
     func infos(for slot: SlotKey) -> SlotObservers {
         spinLock.withLock {
@@ -318,8 +326,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     ) {
         let (allDeferred, version) = spinLock.withLock {
             let version = registrationsAdded.load(ordering: .relaxed)
-            let isFirst = if case .field(field)? = state.firstSlot?.slot { true } else { false }
-            guard let index = isFirst ? 0 : entryIndexOutOfLine(forField: field) else { return (false, version) }
+            guard let index = entryIndex(forField: field) else { return (false, version) }
             // (One registration read in place; several through a copy of the list, rarer.)
             if let single = state.unretainedOnlyInfo(at: index) {
                 return (single.with { $0.isDeferredInTransaction }, version)
@@ -352,9 +359,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         store: () -> Void
     ) {
         spinLock.lock()
-        // The first entry inline: the common case of one observed slot, with no call.
-        let firstMatches = if case .field(field)? = state.firstSlot?.slot { true } else { false }
-        guard let index = firstMatches ? 0 : entryIndexOutOfLine(forField: field) else {
+        guard let index = entryIndex(forField: field) else {
             spinLock.unlock()
             return store()
         }

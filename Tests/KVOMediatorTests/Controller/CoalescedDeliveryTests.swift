@@ -33,19 +33,13 @@ import Testing
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<Int>]>([])
-        observer.kvoController.observe(
-            importer,
-            keyPath: \.progress,
-            options: [.old, .new],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+        let records = recordCoalesced(importer, \.progress, options: [.old, .new], on: held.queue, by: observer)
         for value in 1...500 { importer.progress = value }
         held.releaseAndDrain()
         importer.progress = 501
         held.queue.sync {}
         #expect(
-            records.withLock { $0 } == [
+            records.changes == [
                 change(\Importer.progress, old: 0, new: 500), change(\Importer.progress, old: 500, new: 501),
             ]
         )
@@ -90,17 +84,17 @@ import Testing
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<Int>]>([])
-        observer.kvoController.observe(
+        let records = recordCoalesced(
             importer,
-            keyPath: \.progress,
+            \.progress,
             options: [.old, .new, .prior],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+            on: held.queue,
+            by: observer
+        )
         for value in 1...3 { importer.progress = value }
         held.releaseAndDrain()
         #expect(
-            records.withLock { $0 } == [
+            records.changes == [
                 change(\Importer.progress, old: 0, prior: true), change(\Importer.progress, old: 0, new: 3),
             ]
         )
@@ -110,30 +104,18 @@ import Testing
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<Int>]>([])
-        observer.kvoController.observe(
-            importer,
-            keyPath: \.progress,
-            options: [.new],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+        let records = recordCoalesced(importer, \.progress, options: [.new], on: held.queue, by: observer)
         importer.progress = 1
         importer.progress = 2
         held.releaseAndDrain()
-        #expect(records.withLock { $0 } == [change(\Importer.progress, new: 2)])
+        #expect(records.changes == [change(\Importer.progress, new: 2)])
     }
 
     @Test func mergedCollectionMutationsArriveAsOneSettingOfTheWholeCollection() {
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<[Int]>]>([])
-        observer.kvoController.observe(
-            importer,
-            keyPath: \.rows,
-            options: [.old, .new],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+        let records = recordCoalesced(importer, \.rows, options: [.old, .new], on: held.queue, by: observer)
         let rows = importer.mutableArrayValue(for: \.rows)
         rows.append(1)
         rows.append(2)
@@ -142,7 +124,7 @@ import Testing
         rows.remove(at: 1)
         held.queue.sync {}
         #expect(
-            records.withLock { $0 } == [
+            records.changes == [
                 change(\Importer.rows, old: [], new: [0, 1, 2]), change(\Importer.rows, old: [0, 1, 2], new: [0, 2]),
             ]
         )
@@ -152,37 +134,31 @@ import Testing
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<Int>]>([])
-        observer.kvoController.observe(
+        let records = recordCoalesced(
             importer,
-            keyPath: \.progress,
+            \.progress,
             options: [.initial, .old, .new],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+            on: held.queue,
+            by: observer
+        )
         importer.progress = 7
         importer.progress = 8
         held.releaseAndDrain()
-        #expect(records.withLock { $0 } == [change(\Importer.progress, new: 8)])
+        #expect(records.changes == [change(\Importer.progress, new: 8)])
     }
 
     @Test func withDistinctAMergedRecordThatEndsWhereItStartedIsNotDelivered() {
         let importer = Importer()
         let observer = TestObserver()
         let held = HeldQueue()
-        let records = Mutex<[KVOChange<Int>]>([])
-        observer.kvoController.observe(
-            importer,
-            keyPath: \.progress,
-            options: [.new, .distinct],
-            delivery: .queue(held.queue, coalescing: .latest)
-        ) { _, change in records.withLock { $0.append(change) } }
+        let records = recordCoalesced(importer, \.progress, options: [.new, .distinct], on: held.queue, by: observer)
         importer.progress = 1
         importer.progress = 0
         held.releaseAndDrain()
         importer.progress = 0
         importer.progress = 3
         held.queue.sync {}
-        #expect(records.withLock { $0 } == [change(\Importer.progress, new: 3)])
+        #expect(records.changes == [change(\Importer.progress, new: 3)])
     }
 
     @Test func afterUnobserveReturnsAWaitingDeliveryDoesNotRun() {
@@ -269,4 +245,26 @@ import Testing
         #expect(KVOQueueDelivery.queue(.main).coalescing == nil)
         #expect(KVOQueueDelivery.queue(.main, coalescing: .latest).coalescing == .latest)
     }
+}
+
+/// Observes `keyPath` of `importer` through `observer`'s controller, delivered to `queue` with
+/// `coalescing: .latest`, and returns the recorder its records go to.
+private func recordCoalesced<Value: Sendable>(
+    _ importer: Importer,
+    _ keyPath: KeyPath<Importer, Value>,
+    options: KVOOptions,
+    on queue: DispatchQueue,
+    by observer: TestObserver
+) -> Recorder<Value> {
+    let recorder = Recorder<Value>()
+    observer.kvoController.observe(
+        importer,
+        keyPath: keyPath,
+        options: options,
+        delivery: .queue(queue, coalescing: .latest)
+    ) {
+        _,
+        change in recorder.append(change)
+    }
+    return recorder
 }
