@@ -19,7 +19,8 @@ import Synchronization
 /// ``KeyValueObservable`` drive it.
 public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`: guarded by `spinLock`; flags: atomic
     /// Not 0 while any registration depends on a slot of this object (a byte, not a `Bool`: the setter
-    /// then tests it with one compare).
+    /// then tests it with one compare). Its bit `_quietHint`, beside, says that a transaction may have a
+    /// quiet slot here (see `_storesQuietly(field:)`).
     @usableFromInline
     let observerFlag = Atomic<UInt8>(0)
     /// Set once this registrar was found to be its object's one stored registrar (see `verifyStored(in:)`).
@@ -178,7 +179,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// True while any registration depends on a slot of this object: the setter's fast-path check.
     @inlinable
     var _hasObservers: Bool {
-        observerFlag.load(ordering: .acquiring) != 0
+        _observerFlag != 0
+    }
+
+    /// `observerFlag`, loaded as the setter's fast path does.
+    @inlinable
+    var _observerFlag: UInt8 {
+        observerFlag.load(ordering: .acquiring)
     }
 
     // MARK: The table
@@ -296,7 +303,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         type: Any.Type,
         store: () -> Void
     ) {
-        if isSuppressedOnThisThread { return store() }
+        if storesQuietly(field: field) { return store() }
         guard ThreadContext.isInTransaction else {
             return announceSet(
                 field: field,
@@ -307,8 +314,6 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 store: store
             )
         }
-        // (A weak referent's death is noted as one, whatever it sets.)
-        if storesQuietly(field: field), !ThreadContext.isAnnouncingDeath { return store() }
         changeInTransaction(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
     }
 
@@ -335,16 +340,45 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
         }
         announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
-        if allDeferred, version != 0 { ThreadContext.current.quietSlot = (ObjectIdentifier(self), field, version) }
+        if allDeferred, version != 0 {
+            ThreadContext.current.quietSlot = (ObjectIdentifier(self), field, version)
+            // (Only on a flag that says "observed": a hint on an unobserved object would send its sets
+            // down the setter's slow path.)
+            _ = observerFlag.compareExchange(expected: 1, desired: 1 | Self._quietHint, ordering: .relaxed)
+        }
     }
 
-    /// Whether this thread's transaction has every registration of the `@Observed` property at `field`
-    /// deferred already (a quiet slot, with no registration added since): its set then only stores.
+    /// The bit of `observerFlag` that says a transaction may have a quiet slot on this object: a hint,
+    /// which a set clears when no transaction runs; a set that misses it takes the longer way to the same
+    /// answer (`changeInAMode`).
+    @inlinable
+    static var _quietHint: UInt8 { 2 }
+
+    /// Whether a set of the `@Observed` property at `field` only stores, asked by the setter before it
+    /// captures anything, when the quiet hint is set (a test of the flag it loaded anyway).
+    @usableFromInline
+    @inline(never)
+    func _storesQuietly(field: Int) -> Bool {
+        guard ThreadModes.running.load(ordering: .relaxed) != 0 else {
+            _ = observerFlag.compareExchange(expected: 1 | Self._quietHint, desired: 1, ordering: .relaxed)
+            return false
+        }
+        return storesQuietly(field: field)
+    }
+
+    /// Whether a set of the `@Observed` property at `field` only stores: one that this thread's collection
+    /// mutation announces itself, or a set of this thread's quiet slot: a slot whose every registration
+    /// its transaction has deferred already, with no registration added since (unless it announces a
+    /// weak referent's death, which is noted as one whatever it sets). One look at this thread's context.
+    @inline(__always)
     private func storesQuietly(field: Int) -> Bool {
         ThreadContext.currentSays { context in
-            guard context.inTransaction, let quiet = context.quietSlot else { return false }
-            return quiet.registrar == ObjectIdentifier(self) && quiet.field == field
-                && quiet.version == registrationsAdded.load(ordering: .acquiring)
+            if context.suppressedRegistrar == ObjectIdentifier(self) { return true }
+            guard context.inTransaction, let quiet = context.quietSlot,
+                quiet.registrar == ObjectIdentifier(self), quiet.field == field,
+                context.deathAnnouncedAtDepth != context.deliveryDepth
+            else { return false }
+            return quiet.version == registrationsAdded.load(ordering: .acquiring)
         }
     }
 

@@ -104,12 +104,19 @@ public struct Observed<Value> {
     ) {
         let registrar = object.kvoRegistrar
         // With no observer on the object: one atomic load, then a plain store. All else is a call, so
-        // that this much is inlined wherever the property is set.
-        guard registrar._hasObservers else {
+        // that this much is inlined wherever the property is set. (The same load says whether a
+        // transaction may have made the property quiet: see `_storesQuietly(field:)`.)
+        let flag = registrar._observerFlag
+        guard flag != 0 else {
             object[keyPath: storageKeyPath].value = newValue
             return
         }
-        _setObserved(object, to: newValue, registrar: registrar, field: _storageOffset(storageKeyPath, of: object))
+        let field = _storageOffset(storageKeyPath, of: object)
+        // (Each a tail call: a call that returns here would make every setter save registers.)
+        if _slowPath(flag & KVORegistrar._quietHint != 0) {
+            return _setHinted(object, to: newValue, registrar: registrar, field: field)
+        }
+        _setObserved(object, to: newValue, registrar: registrar, field: field)
     }
 
     /// A set of the `@Observed` storage at byte offset `field` of `object` while the object has
@@ -146,6 +153,17 @@ public struct Observed<Value> {
                 }
             }
         }
+    }
+
+    /// `_setObserved`, when the registrar's flag hints that this thread's transaction may have made the
+    /// property quiet: then, if it has, only the store.
+    @inlinable
+    @inline(never)
+    static func _setHinted(_ object: AnyObject, to newValue: Value, registrar: KVORegistrar, field: Int) {
+        guard registrar._storesQuietly(field: field) else {
+            return _setObserved(object, to: newValue, registrar: registrar, field: field)
+        }
+        FieldAddress(of: object, at: field).pointer(to: Value.self).pointee = newValue
     }
 
     /// Whether the `@Observed` storage at byte offset `field` of `object` (an `Observed<Value>`, as the

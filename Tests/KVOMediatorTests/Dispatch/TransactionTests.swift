@@ -265,6 +265,32 @@ import Testing
         #expect(balance.changes == [change(\Ledger.balance, old: 0, new: 1)])
     }
 
+    @Test func aPropertyQuietInATransactionIsDeliveredAsUsualOnOtherThreadsAndAfterIt() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let balance = recordChanges(of: account, \.balance, by: observer)
+        withKVOTransaction {
+            account.balance = 1
+            account.balance = 2  // every registration of `balance` has deferred its record: a quiet slot
+            TestThread { account.balance = 50 }.join()
+            #expect(balance.changes == [change(\Ledger.balance, old: 2, new: 50)])
+            account.balance = 3
+        }
+        #expect(balance.changes.dropFirst() == [change(\Ledger.balance, old: 0, new: 3)])
+        account.balance = 4
+        #expect(balance.changes.dropFirst(2) == [change(\Ledger.balance, old: 3, new: 4)])
+        withKVOTransaction {
+            account.balance = 5
+            account.balance = 6
+        }
+        account.balance = 7
+        #expect(
+            balance.changes.dropFirst(3) == [
+                change(\Ledger.balance, old: 4, new: 6), change(\Ledger.balance, old: 6, new: 7),
+            ]
+        )
+    }
+
     @Test func queueDeliveryGetsOneRecordAtTheEnd() {
         let account = Ledger()
         let observer = TestObserver()
