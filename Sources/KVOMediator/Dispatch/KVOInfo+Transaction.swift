@@ -11,12 +11,35 @@ extension KVOInfo {
     /// `once`: before the set, which the note after it counts (a registration noted then keeps its place).
     @inline(never)
     final func deferredInTransaction(old: ValueAddress, type: Any.Type, once: Bool = false) -> Bool {
-        guard let transaction = TransactionChanges.onThisThread else { return false }
-        if once {
-            transaction.noteOnce(self) { old.loadBoxed(as: type) }
-        } else {
-            transaction.note(self) { old.loadBoxed(as: type) }
+        let noted: Void? = TransactionChanges.withOnThisThread { transaction in
+            // (A direct registration's property: its new value is there at the end. Another registration
+            // of the slot, a chain's leaf, reads its value again.)
+            let field = isDirect ? ThreadContext.withCurrent { $0.transactionSetField } : -1
+            if once {
+                transaction.noteOnce(self, field: field) { DeferredValue(at: old, type: type) }
+            } else {
+                transaction.note(self, field: field) { DeferredValue(at: old, type: type) }
+            }
         }
-        return true
+        return noted != nil
+    }
+
+    /// The record of a direct registration at the transaction's end, from its old value kept as bytes
+    /// and the bytes of its `@Observed` property at `field` now (a trivial value of `type`, `size` bytes):
+    /// as a set delivers, with no generic code and nothing read through its key path. Nothing, with
+    /// `.distinct`, when its value ends where it started.
+    final func deliverDeferredDirect(old: TrivialValueBytes, type: Any.Type, size: Int, field: Int) {
+        guard let object = object.load() else { return }
+        // (Copied now: a prior callback may set the property before the change record goes.)
+        let new = TrivialValueBytes(copying: FieldAddress(of: object, at: field).raw, size: size)
+        old.withAddress { old in
+            new.withAddress { new in
+                if changesNothing(old: old, new: new, type: type) { return }
+                if options.contains(.prior) {
+                    deliver { callDirect(object: object, oldValue: old, newValue: nil, type: type, isPrior: true) }
+                }
+                deliver { callDirect(object: object, oldValue: old, newValue: new, type: type, isPrior: false) }
+            }
+        }
     }
 }

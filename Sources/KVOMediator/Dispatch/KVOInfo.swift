@@ -135,7 +135,7 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     }
 
     override final var isDeferredInTransaction: Bool {
-        TransactionChanges.onThisThread?.isPending(self) ?? false
+        TransactionChanges.withOnThisThread { $0.isPending(self) } ?? false
     }
 
     override final var wantsWholeValues: Bool {

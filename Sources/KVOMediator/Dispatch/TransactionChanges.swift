@@ -8,8 +8,11 @@ final class TransactionChanges {
     struct Entry {
         /// Held until its record is delivered.
         let info: KVOInfo
-        /// Its value before its first change, boxed (nil when it could not be read).
-        let old: Any?
+        /// Its value before its first change.
+        let old: DeferredValue
+        /// For a direct registration noted by a set of its `@Observed` property: the property's byte offset
+        /// in the object, where its new value is at the end (-1: read it again).
+        let field: Int
         /// Its first change, while that is a collection mutation and the only change.
         var collection: DeferredCollectionChange?
         /// How many changes it saw.
@@ -18,12 +21,22 @@ final class TransactionChanges {
         var includesDeath: Bool
     }
 
-    /// How deeply transactions nest on this thread (0: none runs; the object is kept for the next one).
-    var depth = 0
-    private var entries: [Entry] = []
-    /// Where each registration's entry is, once there are too many entries to search.
-    private var positions: [ObjectIdentifier: Int] = [:]
+    /// What it holds, touched only by its thread, and never while user code runs (see `note`).
+    private struct State {
+        /// How deeply transactions nest on this thread (0: none runs; the object is kept for the next one).
+        var depth = 0
+        var entries: [Entry] = []
+        /// Where each registration's entry is, once there are too many entries to search.
+        var positions: [ObjectIdentifier: Int] = [:]
+    }
+
+    private let owned = ThreadOwned(State())
     private static var searchedEntries: Int { 8 }
+
+    private var entries: [Entry] {
+        _read { yield owned.state.entries }
+        _modify { yield &owned.state.entries }
+    }
 
     /// The index of `info`'s entry, if it has one.
     @inline(__always)
@@ -31,7 +44,7 @@ final class TransactionChanges {
         if entries.count <= Self.searchedEntries {
             return entries.firstIndex { $0.info === info }
         }
-        return positions[ObjectIdentifier(info)]
+        return owned.state.positions[ObjectIdentifier(info)]
     }
 
     /// Whether `info` changed in this transaction.
@@ -39,44 +52,49 @@ final class TransactionChanges {
         position(of: info) != nil
     }
 
-    /// This thread's transaction, if it runs one.
+    /// Calls `body` with this thread's transaction, if it runs one (nil if not), with no reference counting.
     @inline(__always)
-    static var onThisThread: TransactionChanges? {
+    static func withOnThisThread<Result>(_ body: (TransactionChanges) -> Result) -> Result? {
         guard ThreadModes.running.load(ordering: .relaxed) != 0 else { return nil }
-        return onThisThreadSlowly()
+        return ThreadContext.withTransaction(as: TransactionChanges.self, body)
     }
 
-    @inline(never)
-    private static func onThisThreadSlowly() -> TransactionChanges? {
-        guard let context = ThreadContext.currentIfPresent, context.inTransaction,
-            let transaction = context.transaction
-        else { return nil }
-        return KnownClass.cast(transaction, to: TransactionChanges.self)
-    }
-
-    /// A change of `info`'s value: the first one takes `old()`, its value before it.
-    func note(_ info: KVOInfo, old: () -> Any?) {
+    /// A change of `info`'s value: the first one takes `old()`, its value before it, and `field` (see
+    /// `Entry`).
+    func note(_ info: KVOInfo, field: Int = -1, old: () -> DeferredValue) {
         let death = ThreadContext.isAnnouncingDeath
-        if let index = position(of: info) {
-            entries[index].changes += 1
-            entries[index].collection = nil
-            if death { entries[index].includesDeath = true }
-            return
-        }
+        if noteAgain(info, death: death) { return }
+        // (Read before the entry is made: reading may run a getter, which may change things too.)
+        let value = old()
+        if noteAgain(info, death: death) { return }
         if entries.count >= Self.searchedEntries {
-            if positions.isEmpty {
-                for (index, entry) in entries.enumerated() { positions[ObjectIdentifier(entry.info)] = index }
+            if owned.state.positions.isEmpty {
+                for (index, entry) in entries.enumerated() {
+                    owned.state.positions[ObjectIdentifier(entry.info)] = index
+                }
             }
-            positions[ObjectIdentifier(info)] = entries.count
+            owned.state.positions[ObjectIdentifier(info)] = entries.count
         }
-        entries.append(Entry(info: info, old: old(), collection: nil, changes: 1, includesDeath: death))
+        owned.state.entries.append(
+            Entry(info: info, old: value, field: field, collection: nil, changes: 1, includesDeath: death)
+        )
+    }
+
+    /// Counts a change of `info` in its entry, if it has one.
+    @inline(__always)
+    private func noteAgain(_ info: KVOInfo, death: Bool) -> Bool {
+        guard let index = position(of: info) else { return false }
+        entries[index].changes += 1
+        entries[index].collection = nil
+        if death { entries[index].includesDeath = true }
+        return true
     }
 
     /// `note`, unless `info` changed already in this transaction (a change announced twice: once
     /// before it, once after it).
-    func noteOnce(_ info: KVOInfo, old: () -> Any?) {
+    func noteOnce(_ info: KVOInfo, field: Int = -1, old: () -> DeferredValue) {
         guard position(of: info) == nil else { return }
-        note(info, old: old)
+        note(info, field: field, old: old)
     }
 
     /// The collection mutation that `note` announced before it: kept while it is `info`'s only change.
@@ -84,26 +102,21 @@ final class TransactionChanges {
     /// before the transaction began), which is then delivered as usual.
     func noteCollection(_ info: KVOInfo, _ change: () -> DeferredCollectionChange) -> Bool {
         guard let index = position(of: info) else { return false }
-        if entries[index].changes == 1, entries[index].collection == nil { entries[index].collection = change() }
+        if entries[index].changes == 1, entries[index].collection == nil {
+            let collection = change()
+            entries[index].collection = collection
+        }
         return true
     }
 
     /// Starts a transaction on this thread (the outermost one, or one nested in it).
     static func begin() {
         ThreadContext.withCurrent { context in
-            if context.inTransaction {
-                KnownClass.cast(context.transaction.unsafelyUnwrapped, to: TransactionChanges.self).depth += 1
-                return
-            }
             // (The thread's transaction object is made once and kept, emptied, between transactions.)
-            let transaction: TransactionChanges
-            if let kept = context.transaction {
-                transaction = KnownClass.cast(kept, to: TransactionChanges.self)
-            } else {
-                transaction = TransactionChanges()
-                context.transaction = transaction
+            context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
+                transaction.owned.state.depth += 1
             }
-            transaction.depth = 1
+            if context.inTransaction { return }
             context.inTransaction = true
             ThreadModes.running.wrappingAdd(1, ordering: .relaxed)
         }
@@ -113,34 +126,57 @@ final class TransactionChanges {
     /// registration, after the transaction is over on this thread (so that its callbacks' own changes
     /// are delivered as usual, and a transaction a callback runs is a new one).
     static func end() {
-        let context = ThreadContext.current
-        let transaction = KnownClass.cast(context.transaction.unsafelyUnwrapped, to: TransactionChanges.self)
-        transaction.depth -= 1
-        guard transaction.depth == 0 else { return }
-        context.inTransaction = false
-        context.quietSlot = nil
-        ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
-        if transaction.entries.isEmpty { return }
         // Taken out, so that a transaction a callback runs on this thread starts empty; the storage is
         // given back afterwards, emptied, for the next one.
-        var entries: [Entry] = []
-        swap(&entries, &transaction.entries)
-        if !transaction.positions.isEmpty { transaction.positions.removeAll() }
-        for entry in entries {
-            let collection = entry.changes == 1 ? entry.collection : nil
-            if entry.includesDeath {
-                ThreadContext.announcingDeath { entry.info.deliverDeferred(old: entry.old, collection: collection) }
-            } else {
-                entry.info.deliverDeferred(old: entry.old, collection: collection)
+        guard var entries = ThreadContext.withCurrent(endOutermost) else { return }
+        for index in entries.indices { deliver(entries, at: index) }
+        // (Emptied from the end, keeping the storage: `removeAll(keepingCapacity:)` costs more for a few.)
+        while !entries.isEmpty { entries.removeLast() }
+        ThreadContext.withCurrent { context in
+            context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
+                if transaction.owned.state.entries.isEmpty { transaction.owned.state.entries = entries }
             }
         }
-        entries.removeAll(keepingCapacity: true)
-        if transaction.entries.isEmpty { transaction.entries = entries }
+    }
+
+    /// Ends a transaction on the thread whose context is `context`: when it is the outermost, the thread's
+    /// transaction is over and its entries are taken out (nil: none, or not the outermost).
+    private static func endOutermost(_ context: ThreadContext) -> [Entry]? {
+        context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
+            transaction.owned.state.depth -= 1
+            guard transaction.owned.state.depth == 0 else { return nil }
+            context.inTransaction = false
+            context.quietSlot = nil
+            ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
+            if transaction.owned.state.entries.isEmpty { return nil }
+            if !transaction.owned.state.positions.isEmpty { transaction.owned.state.positions.removeAll() }
+            var entries: [Entry] = []
+            swap(&entries, &transaction.owned.state.entries)
+            return entries
+        }
+    }
+
+    /// The record of one registration's changes (read in place: no copy of the entry).
+    private static func deliver(_ entries: [Entry], at index: Int) {
+        let collection = entries[index].changes == 1 ? entries[index].collection : nil
+        let info = entries[index].info
+        if collection == nil, entries[index].field >= 0, !entries[index].includesDeath,
+            case .bytes(let old, let type, let size) = entries[index].old
+        {
+            return info.deliverDeferredDirect(old: old, type: type, size: size, field: entries[index].field)
+        }
+        let old = entries[index].old.boxed
+        if entries[index].includesDeath {
+            ThreadContext.announcingDeath { info.deliverDeferred(old: old, collection: collection) }
+        } else {
+            info.deliverDeferred(old: old, collection: collection)
+        }
     }
 }
 
-/// A collection mutation deferred by a transaction, its elements boxed.
-struct DeferredCollectionChange {
+/// A collection mutation deferred by a transaction, its elements boxed. (A class: a transaction's entries,
+/// copied as they are delivered, then hold one word for it.)
+final class DeferredCollectionChange {
     let kind: KVOChangeKind
     let indexes: IndexSet?
     /// The removed and the inserted elements, each a collection of `type`.

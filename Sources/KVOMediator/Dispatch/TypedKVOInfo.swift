@@ -250,8 +250,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
         // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
-        if _slowPath(Self.transactionsMayRun), let transaction = TransactionChanges.onThisThread,
-            transaction.noteCollection(self, { DeferredCollectionChange(parts) })
+        if _slowPath(Self.transactionsMayRun),
+            TransactionChanges.withOnThisThread({ $0.noteCollection(self, { DeferredCollectionChange(parts) }) })
+                == true
         {
             return
         }
@@ -328,9 +329,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// does.
     @inline(never)
     private func deferredInTransaction() -> Bool {
-        guard let transaction = TransactionChanges.onThisThread else { return false }
-        transaction.note(self) { currentValueBoxed() }
-        return true
+        TransactionChanges.withOnThisThread { $0.note(self) { DeferredValue(boxing: currentValueBoxed()) } } != nil
     }
 
     private func evaluateAround(store: () -> Void) {

@@ -142,6 +142,11 @@ struct ValueAddress {
         raw = UnsafeRawPointer(pointer)
     }
 
+    @inline(__always)
+    init(raw: UnsafeRawPointer) {
+        self.raw = raw
+    }
+
     /// The value, which is of type `Value` (see above).
     @inlinable
     @inline(__always)
@@ -253,6 +258,24 @@ struct TrivialValueBytes {
         withUnsafeBytes(of: words) {
             body($0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
         }
+    }
+
+    init() {}
+
+    /// The `size` bytes at `address`: a value of a trivial type that `fits`, whose size is `size`.
+    @inline(__always)
+    init(copying address: UnsafeRawPointer, size: Int) {
+        assert(size <= Self.capacity)
+        withUnsafeMutableBytes(of: &words) {
+            $0.baseAddress.unsafelyUnwrapped.copyMemory(from: address, byteCount: size)
+        }
+    }
+
+    /// Calls `body` with the address of the value kept, to be loaded as the type it was kept as (see
+    /// `ValueAddress`).
+    @inline(__always)
+    func withAddress<Result>(_ body: (ValueAddress) -> Result) -> Result {
+        withUnsafeBytes(of: words) { body(ValueAddress(raw: $0.baseAddress.unsafelyUnwrapped)) }
     }
 
     /// Keeps `value`, over whatever was kept (trivial: a copy of bytes).

@@ -65,14 +65,42 @@ final class ThreadContext {
 
     deinit {
         readingRoom.deallocate()
+        transactionState?.release()
     }
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
     /// This thread's transaction state (a `TransactionChanges`, see `withKVOTransaction`), kept between
     /// transactions once made; `inTransaction` says whether one runs.
-    @exclusivity(unchecked) var transaction: AnyObject?
+    var transaction: AnyObject? {
+        get { transactionState?.takeUnretainedValue() }
+        set {
+            transactionState?.release()
+            transactionState = newValue.map { Unmanaged.passRetained($0) }
+        }
+    }
+    /// `transaction`, retained by hand, so that `withTransaction` lends it with no reference counting.
+    @exclusivity(unchecked) private var transactionState: Unmanaged<AnyObject>?
     @exclusivity(unchecked) var inTransaction = false
+
+    /// Calls `body` with this thread's transaction state (a `T`: see `transaction`) while the thread runs
+    /// a transaction, with no reference counting; nil when it runs none.
+    @inline(__always)
+    static func withTransaction<T: AnyObject, Result>(as _: T.Type, _ body: (T) -> Result) -> Result? {
+        guard let pointer = SwiftRuntime.threadContext else { return nil }
+        let state = Unmanaged<ThreadContext>.fromOpaque(pointer)._withUnsafeGuaranteedRef { context in
+            context.inTransaction ? context.transactionState : nil
+        }
+        return state?._withUnsafeGuaranteedRef { body(KnownClass.cast($0, to: T.self)) }
+    }
+
+    /// Calls `body` with this thread's transaction state (a `T`), made by `make` if there is none yet,
+    /// whether or not a transaction runs, with no reference counting.
+    @inline(__always)
+    func withTransactionState<T: AnyObject, Result>(as _: T.Type, make: () -> T, _ body: (T) -> Result) -> Result {
+        if transactionState == nil { transaction = make() }
+        return transactionState.unsafelyUnwrapped._withUnsafeGuaranteedRef { body(KnownClass.cast($0, to: T.self)) }
+    }
     /// Stamps this thread hands out (`nextStamp()`): its own range of a process-wide space, so that no two
     /// stamps are equal without any thread contending for a shared count.
     @exclusivity(unchecked) private var lastStamp =
@@ -86,6 +114,9 @@ final class ThreadContext {
         return lastStamp
     }
 
+    /// The byte offset of the `@Observed` property whose set this thread's transaction is announcing (-1:
+    /// none): where the new value of a direct registration it defers will be (see `TransactionChanges`).
+    @exclusivity(unchecked) var transactionSetField = -1
     /// A slot whose every registration this thread's transaction has deferred already, with the
     /// registrar's registration count then: sets of it need tell nobody until the transaction ends
     /// (see `KVORegistrar.storesQuietly(field:)`).
@@ -216,6 +247,17 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     defer { SwiftRuntime.addLibraryReads(-1) }
     guard ThreadContext.isTracking else { return body() }
     return ThreadContext.withTracker(nil, body)
+}
+
+/// State that only one thread touches, kept by its `ThreadContext` for a layer above (which the context
+/// holds as an object, not naming its type): its accesses skip the runtime's exclusivity checks, a call
+/// each. Its owner makes sure that no access to it starts while another runs (user code runs outside).
+final class ThreadOwned<State> {
+    @exclusivity(unchecked) var state: State
+
+    init(_ state: State) {
+        self.state = state
+    }
 }
 
 /// How many threads are in a mode that changes what a set of an observed property does: a collection

@@ -339,9 +339,15 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             let infos = state.entry(at: index).infos
             return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
         }
+        // (The field tells a direct registration deferring its record where its new value will be.)
+        let outerField = ThreadContext.withCurrent { context in
+            defer { context.transactionSetField = field }
+            return context.transactionSetField
+        }
         announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        ThreadContext.withCurrent { $0.transactionSetField = outerField }
         if allDeferred, version != 0 {
-            ThreadContext.current.quietSlot = (ObjectIdentifier(self), field, version)
+            ThreadContext.withCurrent { $0.quietSlot = (ObjectIdentifier(self), field, version) }
             // (Only on a flag that says "observed": a hint on an unobserved object would send its sets
             // down the setter's slow path.)
             _ = observerFlag.compareExchange(expected: 1, desired: 1 | Self._quietHint, ordering: .relaxed)

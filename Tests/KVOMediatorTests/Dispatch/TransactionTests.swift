@@ -96,6 +96,75 @@ import Testing
         )
     }
 
+    @Test func valuesOfEveryKindGoFromTheirValueBeforeTheFirstChangeToTheirValueAtTheEnd() throws {
+        let measures = Measures()
+        let observer = TestObserver()
+        let rate = recordChanges(of: measures, \.rate, by: observer)
+        let flag = recordChanges(of: measures, \.flag, by: observer)
+        let span = recordChanges(of: measures, \.span, by: observer)
+        let wide = recordChanges(of: measures, \.wide, by: observer)
+        let memo = recordChanges(of: measures, \.memo, by: observer)
+        // (Each other form by an observer of its own: one controller keeps one registration per key path.)
+        let nameObserver = TestObserver()
+        let byName = try recordChanges(of: measures, "rate", by: nameObserver)
+        let partialObserver = TestObserver()
+        let partial = Recorder<Any>()
+        partialObserver.kvoController.observe(measures, keyPaths: [\Measures.span], options: [.old, .new]) {
+            _,
+            _,
+            change in partial.append(change)
+        }
+        withKVOTransaction {
+            measures.rate = 1.5
+            measures.flag = true
+            measures.span = Measures.Span(low: 1, high: 2)
+            measures.wide = Measures.Wide(a: 1)
+            measures.memo = "a"
+            measures.rate = 2.5
+            measures.flag = false
+            measures.span = Measures.Span(low: 3, high: 4)
+            measures.wide = Measures.Wide(a: 2, e: 5)
+            measures.memo = "ab"
+        }
+        #expect(rate.changes == [change(\Measures.rate, old: 0.0, new: 2.5)])
+        #expect(flag.changes == [change(\Measures.flag, old: false, new: false)])
+        #expect(span.changes == [change(\Measures.span, old: Measures.Span(), new: Measures.Span(low: 3, high: 4))])
+        #expect(wide.changes == [change(\Measures.wide, old: Measures.Wide(), new: Measures.Wide(a: 2, e: 5))])
+        #expect(memo.changes == [change(\Measures.memo, old: "", new: "ab")])
+        withExtendedLifetime((nameObserver, partialObserver)) {}
+        #expect(byName.changes.map { [$0.oldValue as? Double, $0.newValue as? Double] } == [[0.0, 2.5]])
+        #expect(
+            partial.changes.map { [$0.oldValue as? Measures.Span, $0.newValue as? Measures.Span] } == [
+                [Measures.Span(), Measures.Span(low: 3, high: 4)]
+            ]
+        )
+    }
+
+    @Test func aPriorCallbackThatSetsThePropertyLeavesTheFinalRecordAsItWasWhenDeliveryBegan() {
+        let account = Ledger()
+        let observer = TestObserver()
+        let records = Recorder<Int>()
+        observer.kvoController.observe(account, keyPath: \.balance, options: [.old, .new, .prior]) {
+            _,
+            account,
+            change in
+            records.append(change)
+            // (Once: the set's own prior record comes here too.)
+            if change.isPrior, records.count == 1 { account.balance = 99 }
+        }
+        withKVOTransaction {
+            account.balance = 10
+            account.balance = 20
+        }
+        #expect(
+            records.changes == [
+                change(\Ledger.balance, old: 0, prior: true),
+                change(\Ledger.balance, old: 20, prior: true), change(\Ledger.balance, old: 20, new: 99),
+                change(\Ledger.balance, old: 0, new: 20),
+            ]
+        )
+    }
+
     @Test func registrationsAreDeliveredInTheOrderOfTheirFirstChange() {
         let account = Ledger()
         let observer = TestObserver()
