@@ -365,11 +365,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     @usableFromInline
     @inline(never)
     func _storesQuietly(field: Int) -> Bool {
-        guard ThreadModes.running.load(ordering: .relaxed) != 0 else {
+        // (A set that a collection mutation announces itself is told apart further on, in `changeInAMode`.)
+        if storesQuietly(field: field, orSuppressed: false) { return true }
+        if ThreadModes.running.load(ordering: .relaxed) == 0 {
             _ = observerFlag.compareExchange(expected: 1 | Self._quietHint, desired: 1, ordering: .relaxed)
-            return false
         }
-        return storesQuietly(field: field)
+        return false
     }
 
     /// Whether a set of the `@Observed` property at `field` only stores: one that this thread's collection
@@ -377,9 +378,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// its transaction has deferred already, with no registration added since (unless it announces a
     /// weak referent's death, which is noted as one whatever it sets). One look at this thread's context.
     @inline(__always)
-    private func storesQuietly(field: Int) -> Bool {
+    private func storesQuietly(field: Int, orSuppressed: Bool = true) -> Bool {
         ThreadContext.currentSays { context in
-            if context.suppressedRegistrar == ObjectIdentifier(self) { return true }
+            if orSuppressed, context.suppressedRegistrar == ObjectIdentifier(self) { return true }
             guard context.inTransaction, let quiet = context.quietSlot,
                 quiet.registrar == ObjectIdentifier(self), quiet.field == field,
                 context.deathAnnouncedAtDepth != context.deliveryDepth
