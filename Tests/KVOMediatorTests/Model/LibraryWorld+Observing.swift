@@ -91,7 +91,13 @@ extension LibraryWorld {
             else {
                 return
             }
-            let call = ControllerCall(controller: controller, observer: observer.id, form: form, options: options)
+            let call = ControllerCall(
+                controller: controller,
+                observer: observer.id,
+                form: form,
+                options: options,
+                lane: lane
+            )
             if let root = object as? ModelRoot {
                 observe(root, keyPaths: keys.map(WorldKeyPaths.partial), keys: keys, numbers: numbers, call)
             } else if let b = object as? ModelLinkB {
@@ -142,7 +148,7 @@ extension LibraryWorld {
             DeliveryCheck(registration: $0, object: ObjectIdentifier(object), observer: call.observer)
         }
         switch call.form {
-        case .block, .action:
+        case .block, .action, .coalesced:
             for (key, check) in zip(keys, checks) {
                 WorldKeyPaths.use(key, on: object, ControllerObservation(journal: journal, call: call, check: check))
             }
@@ -184,6 +190,8 @@ struct ControllerCall {
     let observer: Int
     let form: ObserveForm
     let options: KVOOptions
+    /// Where a `.coalesced` call delivers.
+    let lane: ModelLane
 }
 
 /// The typed forms of a controller: a block, or an action.
@@ -198,7 +206,20 @@ private struct ControllerObservation: TypedKeyPathUser {
     ) {
         let (journal, check) = (journal, check)
         journal.expect(keyPath, for: check.registration)
-        if call.form == .action {
+        if call.form == .coalesced {
+            let delivery = KVOQueueDelivery.queue(call.lane.queue, coalescing: .latest)
+            call.controller.observe(object, keyPath: keyPath, options: call.options, delivery: delivery) {
+                observer,
+                change in
+                journal.receive(
+                    ModelRecord(change),
+                    for: check,
+                    observer: observer,
+                    object: nil,
+                    keyPath: change.keyPath
+                )
+            }
+        } else if call.form == .action {
             call.controller.observe(object, keyPath: keyPath, options: call.options) { observer in
                 { change in
                     journal.receive(

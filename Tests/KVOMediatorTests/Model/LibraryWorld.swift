@@ -17,6 +17,7 @@ final class WeakBox {
 /// attempts as the model does.
 final class LibraryWorld {
     let journal = ModelJournal()
+    let lane = ModelLane()
     var roots: [ModelRoot?] = [nil, nil]
     var linkAs: [ModelLinkA?] = [nil, nil]
     var linkBs: [ModelLinkB?] = [nil, nil]
@@ -61,6 +62,7 @@ final class LibraryWorld {
             guard let stream = streams[slot] else { return [] }
             streams[slot] = nil
             return await stream.drain()
+        case .deliverCoalesced: lane.run()
         case .arm(let registration, let action):
             journal.arm(registration) { [weak self] in self?.performArmed(action) }
         case .expectNoRegistrations:

@@ -68,6 +68,7 @@ extension ModelOperation: CustomStringConvertible {
         case .closeStream(let slot): "streams[\(slot)]: cancel its task and read what it buffered"
         case .arm(let registration, let action): "r\(registration)'s next callback: \(action)"
         case .expectNoRegistrations: "// every object left has no registration"
+        case .deliverCoalesced: "lane: run what waits (coalesced deliveries), then hold it again"
         }
     }
 
@@ -79,7 +80,7 @@ extension ModelOperation: CustomStringConvertible {
         switch form {
         case .string: "keyPath: \"\(keys.first?.stringPath ?? "?")\""
         case .keyPathsBlock, .delegate: "keyPaths: [\(keys.map(\.description).joined(separator: ", "))]"
-        case .block, .action: "keyPath: \(keys.first.map(\.description) ?? "?")"
+        case .block, .action, .coalesced: "keyPath: \(keys.first.map(\.description) ?? "?")"
         }
     }
 }

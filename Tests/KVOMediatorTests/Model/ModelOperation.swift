@@ -124,6 +124,9 @@ enum ObserveForm: CaseIterable, CustomStringConvertible {
     case delegate
     /// `observe(_:keyPath: String, options:block:)`.
     case string
+    /// `observe(_:keyPath:options:delivery: .queue(lane, coalescing: .latest), block:)`: records wait on the
+    /// world's held queue, merging, until `deliverCoalesced`.
+    case coalesced
 
     var description: String {
         switch self {
@@ -132,6 +135,7 @@ enum ObserveForm: CaseIterable, CustomStringConvertible {
         case .keyPathsBlock: "keyPaths+block"
         case .delegate: "keyPaths+context"
         case .string: "string"
+        case .coalesced: "queue(lane, coalescing: .latest)"
         }
     }
 }
@@ -239,6 +243,8 @@ enum ModelOperation: Hashable {
     case arm(registration: Int, action: ArmedAction)
     /// Checks that no object has a registration left (teardown, after every front end has gone).
     case expectNoRegistrations
+    /// The held queue of coalescing deliveries runs what waits on it, then is held again.
+    case deliverCoalesced
     /// `withKVOTransaction { … }` around writes that release nothing (no link is changed in it).
     indirect case transaction([ModelOperation])
 

@@ -89,7 +89,8 @@ struct ProgramGenerator {
         case 72..<78: return unobserve()
         case 78..<86: return token()
         case 86..<95: return stream()
-        default: return arm()
+        case 95..<98: return arm()
+        default: return .deliverCoalesced
         }
     }
 
@@ -154,7 +155,9 @@ struct ProgramGenerator {
         let armable = model.orderedRegistrations.filter { registration in
             switch registration.front {
             // (Not one of a weak peer: its peer's death may or may not be announced; see the model.)
-            case .controller, .token: model.isCallable(registration) && registration.key != .peerValue
+            // (Nor a coalescing one: its callbacks run on the lane, after the change.)
+            case .controller, .token:
+                model.isCallable(registration) && registration.key != .peerValue && registration.coalescing == nil
             case .valueStream, .changeStream: false
             }
         }
@@ -181,6 +184,8 @@ struct ProgramGenerator {
         if form == .string {
             guard let key = keys.first, key.stringPath != nil else { return nil }
         }
+        // (A weak peer's death may or may not be announced, which a merged record cannot show.)
+        if form == .coalesced, keys.first == .peerValue { return nil }
         return .observe(observer: slot, form: form, target: target, keys: keys, options: random.observationOptions())
     }
 

@@ -126,6 +126,7 @@ extension ReferenceModel {
             if registrations[id] != nil { armed = (id, action) }
         case .expectNoRegistrations:
             precondition(registrations.isEmpty, "the model's teardown left registrations")
+        case .deliverCoalesced: runLane()
         default: preconditionFailure("not a structural operation: \(operation)")
         }
     }
@@ -165,7 +166,20 @@ extension ReferenceModel {
             }
             if observed { continue }
             let front = ModelFront.controller(controller, form)
-            register(ModelRegistration(id: id, front: front, object: object, key: key, options: options))
+            if form == .coalesced {
+                register(
+                    ModelRegistration(
+                        id: id,
+                        front: front,
+                        object: object,
+                        key: key,
+                        options: options.union([.old, .new]),
+                        coalescing: options
+                    )
+                )
+            } else {
+                register(ModelRegistration(id: id, front: front, object: object, key: key, options: options))
+            }
         }
     }
 
@@ -286,7 +300,7 @@ extension ReferenceModel {
     /// The operations that end everything after a program: streams, tokens, controllers and
     /// observers, a check that nothing is left registered, then the objects.
     func teardown() -> [ModelOperation] {
-        var operations: [ModelOperation] = []
+        var operations: [ModelOperation] = lane.order.isEmpty ? [] : [.deliverCoalesced]
         operations += streamSlots.indices.filter { streamSlots[$0] != nil }.map { .closeStream(slot: $0) }
         operations += tokenSlots.indices.filter { tokenSlots[$0] != nil }.map { .dropToken(slot: $0) }
         if !orphans.isEmpty { operations.append(.dropOrphans) }

@@ -56,7 +56,11 @@ struct ModelRegistration {
     let front: ModelFront
     let object: Int
     let key: ModelKey
+    /// What its records carry; for a coalescing one, what it captures (both values, to merge them).
     let options: KVOOptions
+    /// For a coalescing registration (`ObserveForm.coalesced`), the options it was made with: its merged
+    /// records are cut down to them when the lane runs.
+    var coalescing: KVOOptions? = nil
 
     var controller: Int? {
         if case .controller(let controller, _) = front { controller } else { nil }
@@ -69,7 +73,7 @@ struct ModelRegistration {
     /// Collection mutations reach it with their kind and indexes: every registration of the
     /// collection itself, whatever its form, except a value stream, which wants whole values.
     var getsCollectionKinds: Bool {
-        guard key.isCollection else { return false }
+        guard key.isCollection, coalescing == nil else { return false }
         if case .valueStream = front { return false }
         return true
     }
@@ -132,6 +136,8 @@ struct ReferenceModel {
     var firedAction: ArmedAction?
     /// The transaction running, if one is (`ReferenceModel+Transactions`).
     var transaction: ModelTransaction?
+    /// The records waiting on the held lane (`ReferenceModel+Coalescing`).
+    var lane = ModelLaneState()
 
     // MARK: Reading the world
 
@@ -265,6 +271,7 @@ struct ReferenceModel {
     /// Appends a record to what a registration must receive, if it can be called; an armed one fires.
     mutating func deliver(_ id: Int, _ record: ModelRecord) {
         guard let registration = registrations[id], isCallable(registration) else { return }
+        if registration.coalescing != nil { return merge(record, into: id) }
         var received: Int
         switch registration.front {
         case .valueStream(let slot), .changeStream(let slot):

@@ -130,7 +130,7 @@ protocol ModelDelegateSink: AnyObject, Sendable {
 }
 
 /// An observer of the model's runs: it owns a replaceable controller and answers the delegate form.
-final class ModelObserver: KeyValueObserving {
+final class ModelObserver: KeyValueObserving, @unchecked Sendable {  // `controller` is set by the program's thread only
     let id: Int
     let sink: any ModelDelegateSink
     var controller: KVOController<ModelObserver>?
