@@ -6,10 +6,13 @@ let package = Package(
     // Synchronization's Atomic is what the no-observer setter checks; it needs these releases.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
-        .library(name: "KVOMediator", targets: ["KVOMediator"])
+        .library(name: "KVOMediator", targets: ["KVOMediator"]),
+        // Recorders and waits for tests of code that observes; it depends on neither XCTest nor Swift Testing.
+        .library(name: "KVOMediatorTesting", targets: ["KVOMediatorTesting"]),
     ],
     targets: [
         .target(name: "KVOMediator", dependencies: ["KVORuntimeShims"]),
+        .target(name: "KVOMediatorTesting", dependencies: ["KVOMediator"]),
         // One Swift runtime entry point, declared in C (see WeakReference); no code of its own.
         .target(name: "KVORuntimeShims"),
         .executableTarget(
@@ -39,6 +42,7 @@ let package = Package(
             path: "Examples/ObservationStyle"
         ),
         .testTarget(name: "KVOMediatorTests", dependencies: ["KVOMediator"]),
+        .testTarget(name: "KVOMediatorTestingTests", dependencies: ["KVOMediator", "KVOMediatorTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

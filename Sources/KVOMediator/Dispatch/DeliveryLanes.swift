@@ -32,6 +32,11 @@ final class DeliveryLane: Sendable {
     private static let lock = Lock()
     nonisolated(unsafe) private static var lanes: [ObjectIdentifier: WeakLane] = [:]  // guarded by `lock`
 
+    /// The serial queues of the lanes that live now (see `_kvoDeliveryQueues()`).
+    static var liveQueues: [DispatchQueue] {
+        lock.withLock { lanes.values.compactMap { $0.lane?.queue } }
+    }
+
     /// The lane to `target`, shared with every other registration delivering there.
     static func lane(to target: DispatchQueue) -> DeliveryLane {
         let id = ObjectIdentifier(target)
@@ -42,6 +47,12 @@ final class DeliveryLane: Sendable {
             return lane
         }
     }
+}
+
+/// The queues that queue deliveries (`delivery: .queue(q)`) wait on now: one per target queue, each
+/// serial. For the package's test kit (`KVOMediatorTesting`), which hops through each to let what waits run.
+package func _kvoDeliveryQueues() -> [DispatchQueue] {
+    DeliveryLane.liveQueues
 }
 
 /// One controller's main-actor deliveries: synchronous when a change is made on the main actor and

@@ -3,9 +3,10 @@ extension KVORegistrar {
     /// How many entries a registrar scans before it indexes its `@Observed` properties.
     static var fieldIndexThresholdForTests: Int { State.fieldIndexThreshold }
 
-    /// How many registrations depend on this object, over all slots.
-    var registrationCount: Int {
-        withState { $0.registrationCount }
+    /// How many subscriptions the object's table holds: a registration once for each slot it reads (see
+    /// ``registrationCount`` for each once).
+    var subscriptionCount: Int {
+        withState { $0.subscriptionCount }
     }
 
     /// How many weak properties hold this object.
@@ -15,7 +16,7 @@ extension KVORegistrar {
 }
 
 extension KVORegistrar.State {
-    var registrationCount: Int {
+    var subscriptionCount: Int {
         slots.reduce(lifetimeInfos.count + (firstSlot?.infos.count ?? 0)) { $0 + $1.infos.count }
     }
 }

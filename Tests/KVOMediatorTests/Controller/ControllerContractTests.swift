@@ -50,7 +50,7 @@ import Testing
         circle.name = "x"
         circle.borderWidth = 1
         #expect(counter.count == 0)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func nilObjectsAndUnknownKeyPathsAreNoOps() {
@@ -137,7 +137,7 @@ import Testing
         circle.radius = 2
         #expect(recorder.changes == [change(\Circle.radius, new: 1.0)])
         #expect(observer.kvoController.observationCount == 0)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func releasedControllerStopsObserving() {
@@ -151,7 +151,7 @@ import Testing
         controller = nil
         circle.radius = 3
         #expect(counter.count == 1)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func releasedObserverIsNeverCalledAndItsControllerGoesWithIt() {
@@ -197,8 +197,8 @@ import Testing
         #expect(circle.radius == 3)
         #expect(person.address.city == "Nice")
         #expect(counter.count == 2)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
-        #expect(person.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
     }
 
 }

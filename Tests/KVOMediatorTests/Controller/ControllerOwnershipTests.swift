@@ -78,7 +78,7 @@ import Testing
         circle.radius = 3
         #expect(weakController == nil)
         #expect(counter.count <= 2)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func keyPathReadingNothingObservableIsReportedNotRegistered() {
@@ -89,7 +89,7 @@ import Testing
         observer.kvoController.observe(circle, keyPath: \.plainTag) { _, _, _ in }
         observer.kvoController.observe(circle, keyPath: \.identifier) { _, _, _ in }
         #expect(observer.kvoController.observationCount == 0)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         let reported = errors.errors
         #expect(reported.count == 2)
         #expect(reported.allSatisfy { $0.reason == .nothingObservable && $0.typeName == "Circle" })

@@ -96,7 +96,7 @@ import Testing
         viewModel = nil
         #expect(weakViewModel == nil)
         feed.headline = "nobody is listening"
-        #expect(feed.kvoRegistrar.registrationCount == 0)
+        #expect(feed.kvoRegistrar.subscriptionCount == 0)
     }
 }
 

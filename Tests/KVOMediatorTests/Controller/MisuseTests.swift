@@ -38,7 +38,7 @@ import Testing
         controller.observe(circle, keyPath: \.radius) { _, _, _ in Issue.record("called without an observer") }
         #expect(controller.observationCount == 0)
         #expect(controller.observer == nil)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         let error = try #require(reported.values.first)
         #expect(error.reason == .observerGone)
         #expect(error.typeName == "Circle")

@@ -64,8 +64,8 @@ import Testing
         stop.store(true, ordering: .relaxed)
         for writer in writers { writer.join() }
         #expect(lives.allReleased)
-        #expect(heads.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
-        #expect(heads.allSatisfy { $0.next?.kvoRegistrar.registrationCount == 0 })
+        #expect(heads.allSatisfy { $0.kvoRegistrar.subscriptionCount == 0 })
+        #expect(heads.allSatisfy { $0.next?.kvoRegistrar.subscriptionCount == 0 })
     }
 
     @Test func everyObserverSeesEveryValueOnceInOrderWhileOthersComeAndGo() {

@@ -33,7 +33,7 @@ import Testing
         }
         #expect(weakObserver == nil)
         #expect(weakController == nil)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         circle.radius = 3
         #expect(recorder.count == 1)
     }
@@ -43,11 +43,11 @@ import Testing
         let observer = TestObserver()
         observer.kvoController.observe(circle, keyPath: \.radius) { _, _, _ in }
         observer.kvoController.observe(circle, keyPath: \.area) { _, _, _ in }
-        #expect(circle.kvoRegistrar.registrationCount == 2)
+        #expect(circle.kvoRegistrar.subscriptionCount == 2)
         observer.kvoController.unobserve(circle, keyPath: \.radius)
-        #expect(circle.kvoRegistrar.registrationCount == 1)
+        #expect(circle.kvoRegistrar.subscriptionCount == 1)
         observer.kvoController.unobserveAll()
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         #expect(!circle.kvoRegistrar._hasObservers)
     }
 

@@ -44,7 +44,7 @@ import Testing
         writer.join()
         #expect(writes.load(ordering: .relaxed) > 0)
         #expect(lives.allReleased)
-        #expect(cell.kvoRegistrar.registrationCount == 0)
+        #expect(cell.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func observedObjectsReleasedWhileNotificationsForThemAreInFlight() {
@@ -73,7 +73,7 @@ import Testing
         writer.join()
         #expect(lives.allReleased)
         #expect(observer.kvoController.observationCount == 0)
-        #expect(leaves.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+        #expect(leaves.allSatisfy { $0.kvoRegistrar.subscriptionCount == 0 })
     }
 
     @Test func unobserveRacingWithDeliveryNeverCallsBackAfterItReturns() {
@@ -106,7 +106,7 @@ import Testing
         stop.store(true, ordering: .relaxed)
         for writer in writers { writer.join() }
         #expect(late.load(ordering: .relaxed) == 0)
-        #expect(cells.allSatisfy { $0.kvoRegistrar.registrationCount == 0 })
+        #expect(cells.allSatisfy { $0.kvoRegistrar.subscriptionCount == 0 })
     }
 
     /// The notification fast path (one direct registration of an `@Observed` property), ended while the
@@ -167,7 +167,7 @@ import Testing
         #expect(selfEndedInTime)
         #expect(late.load(ordering: .relaxed) == 0)
         #expect(captured.allReleased)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         withExtendedLifetime(ender) {}
     }
 

@@ -65,6 +65,6 @@ import Testing
         depot.a = second
         observer.kvoController.unobserve(depot, keyPath: "a.b.value")
         #expect(observer.kvoController.observationCount == 0)
-        #expect(link.kvoRegistrar.registrationCount == 0)
+        #expect(link.kvoRegistrar.subscriptionCount == 0)
     }
 }

@@ -68,7 +68,7 @@ final class LibraryWorld {
         case .expectNoRegistrations:
             for (id, reference) in objectReferences.sorted(by: { $0.key < $1.key }) {
                 guard let object = reference.object as? any KeyValueObservable else { continue }
-                let count = object.kvoRegistrar.registrationCount
+                let count = object.kvoRegistrar.subscriptionCount
                 if count != 0 { journal.problem("object \(id) still has \(count) registrations after teardown") }
             }
         default: performObserving(operation)

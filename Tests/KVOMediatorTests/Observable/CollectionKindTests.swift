@@ -296,7 +296,7 @@ import Testing
         }
         #expect(chained.changes == expected(\PlaylistShelf.next?.songs) { Optional($0) })
         #expect(allMatch(strings.changes, expected(\PlaylistShelf.[kvoKeyPath: "next.songs"]) { $0 }))
-        #expect(first.kvoRegistrar.registrationCount == 0)
+        #expect(first.kvoRegistrar.subscriptionCount == 0)
         withExtendedLifetime(stringObserver) {}
     }
 

@@ -81,7 +81,7 @@ import Testing
         #expect(
             chain.changes == [change(keyPath, old: "London", new: "Rome"), change(keyPath, old: "Rome", new: "Milan")]
         )
-        #expect(old.kvoRegistrar.registrationCount == 0)
+        #expect(old.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func aSetByNameReEvaluatesAComputedPropertyThatReadsIt() throws {

@@ -41,7 +41,7 @@ private final class Dashboard: KeyValueObservable {
         // Unobserve the first, a middle one and the last: entries move.
         let dropped: Set<Int> = [0, 6, 13]
         for index in dropped.sorted() { observer.kvoController.unobserve(dashboard, keyPath: Dashboard.all[index]) }
-        #expect(dashboard.kvoRegistrar.registrationCount == Dashboard.all.count - dropped.count)
+        #expect(dashboard.kvoRegistrar.subscriptionCount == Dashboard.all.count - dropped.count)
         for (index, keyPath) in Dashboard.all.enumerated() { dashboard[keyPath: keyPath] = index + 100 }
         for (index, recorder) in recorders.enumerated() {
             let expected = dropped.contains(index) ? [] : [change(Dashboard.all[index], old: 0, new: index + 100)]
@@ -54,7 +54,7 @@ private final class Dashboard: KeyValueObservable {
         dashboard.p6 = 1
         #expect(recorders[6].changes == [change(\Dashboard.p6, new: 1)])
         observer.kvoController.unobserveAll()
-        #expect(dashboard.kvoRegistrar.registrationCount == 0)
+        #expect(dashboard.kvoRegistrar.subscriptionCount == 0)
     }
 
     /// Random observes and unobserves of many properties: after each step, a set of every property
@@ -83,7 +83,7 @@ private final class Dashboard: KeyValueObservable {
             let before = count.count
             for keyPath in Dashboard.all { dashboard[keyPath: keyPath] += 1 }
             #expect(count.count - before == observed.count, "step \(step)")
-            #expect(dashboard.kvoRegistrar.registrationCount == observed.count, "step \(step)")
+            #expect(dashboard.kvoRegistrar.subscriptionCount == observed.count, "step \(step)")
         }
     }
 }

@@ -98,8 +98,8 @@ import Testing
         console.agent = next
         next.status = "back"
         #expect(log.entries.dropFirst(3) == ["setting nil→away", "setting away→back"])
-        #expect(console.kvoRegistrar.registrationCount == 1)
-        #expect(next.kvoRegistrar.registrationCount == 1)
+        #expect(console.kvoRegistrar.subscriptionCount == 1)
+        #expect(next.kvoRegistrar.subscriptionCount == 1)
     }
 
     @Test func recordsAreNamedByThePropertyAndTheChainAlsoOnceTheReferentIsGone() {
@@ -239,7 +239,7 @@ import Testing
         }
         #expect(holderProbe == nil)
         #expect(agent.kvoRegistrar.weakLinkCount == 0)
-        #expect(agent.kvoRegistrar.registrationCount == 0)
+        #expect(agent.kvoRegistrar.subscriptionCount == 0)
         #expect(observer.kvoController.observationCount == 0)
         agent.status = "busy"
         #expect(log.entries.isEmpty)

@@ -68,11 +68,11 @@ import Testing
             for await _ in values { count += 1 }
             return count
         }
-        while circle.kvoRegistrar.registrationCount == 0 { await Task.yield() }
+        while circle.kvoRegistrar.subscriptionCount == 0 { await Task.yield() }
         consumer.cancel()
         let count = await consumer.value
         #expect(count <= 1)  // at most the current value: nothing changed
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func droppingTheIteratorRemovesTheRegistration() async throws {
@@ -81,9 +81,9 @@ import Testing
             let values = try circle.values(for: \.radius)
             var iterator = values.makeAsyncIterator()
             _ = await iterator.next()
-            #expect(circle.kvoRegistrar.registrationCount == 1)
+            #expect(circle.kvoRegistrar.subscriptionCount == 1)
         }
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func droppingAnUnusedSequenceRemovesTheRegistration() throws {
@@ -91,7 +91,7 @@ import Testing
         do {
             _ = try circle.values(for: \.radius)
         }
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func latestBufferingKeepsOnlyTheNewestValue() async throws {

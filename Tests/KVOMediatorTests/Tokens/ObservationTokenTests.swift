@@ -17,7 +17,7 @@ import Testing
         circle.radius = 3
         #expect(token == nil)
         #expect(recorder.changes == [change(\Circle.radius, new: 1.0), change(\Circle.radius, old: 1.0, new: 2.0)])
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func invalidateIsIdempotentAndStopsCallbacks() throws {
@@ -68,7 +68,7 @@ import Testing
         #expect(weakProbe == nil)
         circle.radius = 3
         #expect(counter.count == 1)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     /// A registration whose last owner lets it go from inside another callback (where ending does not
@@ -103,7 +103,7 @@ import Testing
         #expect(weakProbe == nil)
         circle.borderWidth = 2
         #expect(counter.count == 1)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
         withExtendedLifetime(ender) {}
     }
 
@@ -144,7 +144,7 @@ import Testing
         circle.name = "x"
         #expect(counter.count == 2)
         #expect(bag.count == 0)
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func droppingTheBagEndsItsTokens() throws {
@@ -162,7 +162,7 @@ import Testing
         #expect(throws: KVOError.self) {
             _ = try circle.observe(\.plainTag) { _, _ in }
         }
-        #expect(circle.kvoRegistrar.registrationCount == 0)
+        #expect(circle.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func tokensObserveChainsAndComputedProperties() throws {

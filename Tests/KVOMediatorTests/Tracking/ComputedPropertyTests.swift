@@ -77,7 +77,7 @@ import Testing
         member = nil
         #expect(!token.isValid)
         #expect(observer.kvoController.observationCount == 0)
-        #expect(session.kvoRegistrar.registrationCount == 0)
+        #expect(session.kvoRegistrar.subscriptionCount == 0)
         #expect(weakProbe == nil)
     }
 
@@ -90,11 +90,11 @@ import Testing
         observer.kvoController.observe(member, keyPath: \.shownName, options: [.new]) { _, _, change in
             recorder.append(change)
         }
-        #expect(member.kvoRegistrar.registrationCount == 1)
+        #expect(member.kvoRegistrar.subscriptionCount == 1)
         session.anonymous = true
-        #expect(member.kvoRegistrar.registrationCount == 1)  // for its lifetime only
+        #expect(member.kvoRegistrar.subscriptionCount == 1)  // for its lifetime only
         session.anonymous = false
-        #expect(member.kvoRegistrar.registrationCount == 1)  // for `name` only
+        #expect(member.kvoRegistrar.subscriptionCount == 1)  // for `name` only
         member.name = "Grace"
         #expect(recorder.changes.map(\.newValue) == ["anonymous", "Ada", "Grace"])
     }
@@ -114,8 +114,8 @@ import Testing
         #expect(observer.kvoController.observationCount == 1)
         card = nil
         #expect(observer.kvoController.observationCount == 0)
-        #expect(person.kvoRegistrar.registrationCount == 0)
-        #expect(person.address.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
+        #expect(person.address.kvoRegistrar.subscriptionCount == 0)
     }
 
     /// Two evaluations of one registration may prune out of order (on two threads): the older one,
@@ -182,7 +182,7 @@ import Testing
                 + "KeyValueObservable class), or report reads of custom storage with accessValue(for:) and announce "
                 + "changes with willChangeValue(for:)/didChangeValue(for:)."
         )
-        #expect(person.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
         // Nothing is left behind: the controller holds nothing, and trying again fails again (the
         // failed registration does not count as observing the key path).
         #expect(observer.kvoController.observationCount == 0)

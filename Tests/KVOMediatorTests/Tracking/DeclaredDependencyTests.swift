@@ -93,8 +93,8 @@ import Testing
                 change(keyPath, old: "d6", new: .some(nil)),
             ]
         )
-        #expect(first.kvoRegistrar.registrationCount == 0)
-        #expect(second.kvoRegistrar.registrationCount == 0)
+        #expect(first.kvoRegistrar.subscriptionCount == 0)
+        #expect(second.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test("An @Observed property's declaration applies through a chain: \\.child?.status fires when detail changes")

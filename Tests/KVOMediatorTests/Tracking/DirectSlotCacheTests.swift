@@ -72,7 +72,7 @@ final class Memo: KeyValueObservable {
         }
         let token = try circles[0].observe(\.radius, options: [.initial, .new]) { _, _ in }
         token.invalidate()
-        #expect(circles.allSatisfy { $0.kvoRegistrar.registrationCount == 1 })
+        #expect(circles.allSatisfy { $0.kvoRegistrar.subscriptionCount == 1 })
     }
 
     @Test func aSubclassOverridingThePropertyIsEvaluatedForItself() {

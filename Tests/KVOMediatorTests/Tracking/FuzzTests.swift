@@ -89,7 +89,7 @@ import Testing
         #expect(thrown > 5_000)
         #expect(accepted > 100)
         #expect(observer.kvoController.observationCount == 0)
-        #expect(person.kvoRegistrar.registrationCount == 0)
-        #expect(person.address.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
+        #expect(person.address.kvoRegistrar.subscriptionCount == 0)
     }
 }

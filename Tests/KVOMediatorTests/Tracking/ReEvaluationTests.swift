@@ -73,7 +73,7 @@ import Testing
                 change(\Form.twice, old: 16, new: 26),
             ]
         )
-        #expect(form.kvoRegistrar.registrationCount == 2)  // first and second, once each
+        #expect(form.kvoRegistrar.subscriptionCount == 2)  // first and second, once each
     }
 
     /// Reading fewer properties drops the ones no longer read; reading them again subscribes them again.
@@ -81,13 +81,13 @@ import Testing
         let form = Form()
         let observer = TestObserver()
         let recorder = recordChanges(of: form, \.partial, by: observer)
-        #expect(form.kvoRegistrar.registrationCount == 3)
+        #expect(form.kvoRegistrar.subscriptionCount == 3)
         form.useSecond = false
-        #expect(form.kvoRegistrar.registrationCount == 2)
+        #expect(form.kvoRegistrar.subscriptionCount == 2)
         form.second = 20  // not read: nothing
         form.first = 2
         form.useSecond = true
-        #expect(form.kvoRegistrar.registrationCount == 3)
+        #expect(form.kvoRegistrar.subscriptionCount == 3)
         form.second = 30
         #expect(
             recorder.changes == [
@@ -109,7 +109,7 @@ import Testing
         form.first = 3
         #expect(recorder.changes.map(\.newValue) == [110, 210, 220, 2002, 2003])
         #expect(zip(recorder.changes, recorder.changes.dropFirst()).allSatisfy { $1.oldValue == $0.newValue })
-        #expect(form.kvoRegistrar.registrationCount == 3)
+        #expect(form.kvoRegistrar.subscriptionCount == 3)
     }
 
     /// Another object's properties: replacing it moves the dependency, and the one left out is released.
@@ -131,7 +131,7 @@ import Testing
         form.other?.first = 6
         form.first = 2
         #expect(recorder.changes.map(\.newValue) == [3, 6, 7, 8])
-        #expect(next.kvoRegistrar.registrationCount == 1)
+        #expect(next.kvoRegistrar.subscriptionCount == 1)
         withExtendedLifetime(next) {}
     }
 
@@ -159,7 +159,7 @@ import Testing
         report.setTitle("b")
         report.setCount(2)
         #expect(recorder.changes.map(\.newValue) == ["1 a", "1 b", "2 b"])
-        #expect(report.kvoRegistrar.registrationCount == 3)
+        #expect(report.kvoRegistrar.subscriptionCount == 3)
     }
 
     /// Reading fewer properties than last time, ending at a property whose value is not the key path's

@@ -35,7 +35,7 @@ import Testing
         person.address.city = "Milan"
         #expect(records.changes.map { $0.oldValue as? String } == ["London", "Paris", "Rome"])
         #expect(records.changes.map { $0.newValue as? String } == ["Paris", "Rome", "Milan"])
-        #expect(old.kvoRegistrar.registrationCount == 0)
+        #expect(old.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func stringChainOfDepthThreeAndNilIntermediates() throws {
@@ -94,8 +94,8 @@ import Testing
         observer.kvoController.unobserve(person, keyPath: "name")
         person.name = "Grace"
         #expect(counter.count == 0)
-        #expect(person.kvoRegistrar.registrationCount == 0)
-        #expect(person.address.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
+        #expect(person.address.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func stringAndTypedObserversOfOneSlotInDifferentControllersBothFire() throws {
@@ -123,7 +123,7 @@ import Testing
                     + "A string key path names an @Observed property or a key path the class returns from keyPath(forKey:)."
         }
         #expect(observer.kvoController.observationCount == 0)
-        #expect(person.kvoRegistrar.registrationCount == 0)
+        #expect(person.kvoRegistrar.subscriptionCount == 0)
     }
 
     @Test func unknownNameDeeperInTheChainNamesItsOwnTypeInTheMessageAndTheRootAsTypeName() {
@@ -200,7 +200,7 @@ import Testing
         box.other = "not observed"
         #expect(records.changes.map { $0.oldValue as? [Int] } == [[1]])
         #expect(records.changes.map { $0.newValue as? [Int] } == [[1, 2]])
-        #expect(box.kvoRegistrar.registrationCount == 1)
+        #expect(box.kvoRegistrar.subscriptionCount == 1)
     }
 }
 

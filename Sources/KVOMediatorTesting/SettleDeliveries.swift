@@ -1,0 +1,82 @@
+import Dispatch
+import KVOMediator
+import Synchronization
+
+/// Waits until the deliveries queued so far have run: those to dispatch queues (`delivery: .queue(q)`,
+/// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
+/// that changes something and so queues another is waited for too, as long as it is queued before the wait
+/// ends.
+///
+/// ```swift
+/// importer.progress = 1_000                   // delivered on `work`, later
+/// try await settleKVODeliveries()
+/// #expect(viewModel.progress == 1_000)
+/// ```
+///
+/// Streams buffer their records instead of queueing them: read a stream, or record it with
+/// ``KVORecorder/record(from:)``.
+///
+/// - Parameter timeout: How long to wait.
+/// - Throws: ``KVOTestTimeout`` when they have not run in time (the main actor's cannot, while the main
+///   thread is blocked).
+public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(1)) async throws {
+    let deadline = ContinuousClock.now + timeout
+    // (Twice: a callback that ran in the first pass may have queued a delivery.)
+    for _ in 0..<2 {
+        let outcome = await DeliveryQueues.settle(until: deadline)
+        guard outcome == .settled else {
+            throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: outcome != .mainActorStuck)
+        }
+    }
+}
+
+/// The queues that KVOMediator's deliveries wait on, and how to wait for them.
+enum DeliveryQueues {
+    /// How a wait for the queues ended.
+    enum Outcome: Equatable {
+        /// Every queue ran what it held.
+        case settled
+        /// The deadline came first, while a delivery queue was busy, or before the wait began.
+        case outOfTime
+        /// The deadline came while the main queue was waited for: the main actor is not running its jobs.
+        case mainActorStuck
+    }
+
+    /// Lets every queue with KVOMediator's deliveries run what it holds now, then the main queue (the
+    /// main actor's): each is hopped through in turn, until `deadline`.
+    static nonisolated(nonsending) func settle(until deadline: ContinuousClock.Instant) async -> Outcome {
+        for queue in _kvoDeliveryQueues() {
+            guard await hop(through: queue, until: deadline) else { return .outOfTime }
+        }
+        guard ContinuousClock.now < deadline else { return .outOfTime }
+        return await hop(through: DispatchQueue.main, until: deadline) ? .settled : .mainActorStuck
+    }
+
+    /// Waits until `queue` has run everything queued to it before this call, or until `deadline`; whether
+    /// it did in time.
+    private static nonisolated(nonsending) func hop(
+        through queue: DispatchQueue,
+        until deadline: ContinuousClock.Instant
+    ) async -> Bool {
+        let remaining = ContinuousClock.now.duration(to: deadline)
+        guard remaining > .zero else { return false }
+        let once = Once()
+        return await withCheckedContinuation { continuation in
+            queue.async { if once.claim() { continuation.resume(returning: true) } }
+            let (seconds, attoseconds) = remaining.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                if once.claim() { continuation.resume(returning: false) }
+            }
+        }
+    }
+}
+
+/// A flag that one of two racing callers claims.
+private final class Once: Sendable {
+    private let claimed = Atomic<Bool>(false)
+
+    func claim() -> Bool {
+        claimed.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    }
+}

@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+import KVOMediator
+import KVOMediatorTesting
+import Testing
+
+/// The test kit's recorder: exact records from every form, waits that let queued deliveries run, and
+/// timeouts that say what they waited for. (One test at a time: one of them blocks the main queue, which
+/// every wait hops through.)
+@Suite(.serialized) struct KVORecorderTests {
+    @Test func aRecorderOfItsOwnRecordsEachChangeExactly() throws {
+        let thermostat = Thermostat()
+        let recorder = try KVORecorder(thermostat, \.temperature, options: [.old, .new, .prior])
+        thermostat.temperature = 21
+        #expect(
+            recorder.changes == [
+                KVOChange(oldValue: 20, isPrior: true, keyPath: \Thermostat.temperature),
+                KVOChange(oldValue: 20, newValue: 21, keyPath: \Thermostat.temperature),
+            ]
+        )
+        #expect(recorder.newValues == [nil, 21])
+    }
+
+    @Test func nextReturnsEachRecordOnceInOrder() async throws {
+        let thermostat = Thermostat()
+        let recorder = try KVORecorder(thermostat, \.temperature)
+        thermostat.temperature = 21
+        thermostat.temperature = 22
+        #expect(try await recorder.next().newValue == 21)
+        #expect(try await recorder.next().newValue == 22)
+        let thread = Thread { thermostat.temperature = 23 }
+        thread.start()
+        #expect(try await recorder.next() == KVOChange(oldValue: 22, newValue: 23, keyPath: \Thermostat.temperature))
+    }
+
+    @Test func waitingLetsAQueueDeliveryRun() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        let recorder = KVORecorder<Int>()
+        let queue = DispatchQueue(label: "KVOMediatorTestingTests.work")
+        panel.kvoController.observe(thermostat, keyPath: \.temperature, options: [.old, .new], delivery: .queue(queue))
+        {
+            _,
+            change in recorder.record(change)
+        }
+        queue.suspend()
+        thermostat.temperature = 25
+        #expect(recorder.count == 0)
+        queue.resume()
+        let records = try await recorder.waitFor(1)
+        #expect(records == [KVOChange(oldValue: 20, newValue: 25, keyPath: \Thermostat.temperature)])
+    }
+
+    @Test func waitingLetsAMainActorDeliveryRun() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        let recorder = KVORecorder<String>()
+        panel.kvoController.observe(thermostat, keyPath: \.mode, options: [.new], delivery: .mainActor) { _, change in
+            recorder.record(change)
+        }
+        let thread = Thread { thermostat.mode = "heat" }
+        thread.start()
+        let records = try await recorder.waitFor(1)
+        #expect(records == [KVOChange(newValue: "heat", keyPath: \Thermostat.mode)])
+    }
+
+    @Test func aCoalescedDeliveryIsWaitedForToo() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        let recorder = KVORecorder<Int>()
+        let queue = DispatchQueue(label: "KVOMediatorTestingTests.coalesced")
+        let delivery = KVOQueueDelivery.queue(queue, coalescing: .latest)
+        panel.kvoController.observe(thermostat, keyPath: \.temperature, options: [.old, .new], delivery: delivery) {
+            _,
+            change in recorder.record(change)
+        }
+        queue.suspend()
+        for value in 21...30 { thermostat.temperature = value }
+        queue.resume()
+        try await settleKVODeliveries()
+        #expect(recorder.changes == [KVOChange(oldValue: 20, newValue: 30, keyPath: \Thermostat.temperature)])
+    }
+
+    @Test func aWaitThatRunsOutOfTimeThrowsWhatItWaitedForAndWhatCame() async throws {
+        let thermostat = Thermostat()
+        let recorder = try KVORecorder(thermostat, \.temperature)
+        thermostat.temperature = 21
+        let error = await #expect(throws: KVOTestTimeout.self) {
+            try await recorder.waitFor(2, timeout: .milliseconds(50))
+        }
+        #expect(error?.expected == 2)
+        #expect(error?.received == 1)
+        #expect(error?.mainActorRan == true)
+        #expect(error?.description.contains("waited") == true)
+        #expect(try await recorder.next().newValue == 21)
+        await #expect(throws: KVOTestTimeout.self) { try await recorder.next(timeout: .milliseconds(20)) }
+    }
+
+    @Test func aBlockedMainActorIsNamedInTheTimeout() async throws {
+        let blocked = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            blocked.signal()
+            released.wait()
+        }
+        blocked.wait()
+        let error = await #expect(throws: KVOTestTimeout.self) {
+            try await settleKVODeliveries(timeout: .milliseconds(50))
+        }
+        released.signal()
+        #expect(error?.mainActorRan == false)
+        #expect(error?.description.contains("is the main thread blocked") == true)
+        try await settleKVODeliveries()
+    }
+
+    @Test func aStreamIsRecordedAsItYields() async throws {
+        let thermostat = Thermostat()
+        let recorder = KVORecorder<Int>()
+        recorder.record(from: try thermostat.changes(for: \.temperature, options: [.old, .new]))
+        thermostat.temperature = 21
+        thermostat.temperature = 22
+        let records = try await recorder.waitFor(2)
+        #expect(
+            records == [
+                KVOChange(oldValue: 20, newValue: 21, keyPath: \Thermostat.temperature),
+                KVOChange(oldValue: 21, newValue: 22, keyPath: \Thermostat.temperature),
+            ]
+        )
+        recorder.stop()
+        try await settleKVODeliveries()
+        thermostat.temperature = 23
+        try await Task.sleep(for: .milliseconds(20))
+        #expect(recorder.count == 2)
+    }
+
+    @Test func theHandlerRecordsFromAnyFormAStringKeyPathsToo() throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        let typed = KVORecorder<Int>()
+        let byName = KVORecorder<Any>()
+        panel.kvoController.observe(thermostat, keyPath: \.temperature, options: [.new]) { _, _, change in
+            typed.handler(change)
+        }
+        try panel.kvoController.observe(thermostat, keyPath: "mode", options: [.new]) { _, _, change in
+            byName.handler(change)
+        }
+        thermostat.temperature = 18
+        thermostat.mode = "cool"
+        #expect(typed.changes == [KVOChange(newValue: 18, keyPath: \Thermostat.temperature)])
+        #expect(byName.newValues.map { $0 as? String } == ["cool"])
+    }
+
+    @Test func stopEndsTheRecordersRegistrationAndReleasingItDoesToo() throws {
+        let thermostat = Thermostat()
+        let recorder = try KVORecorder(thermostat, \.temperature)
+        #expect(thermostat.kvoRegistrar.registrationCount == 1)
+        recorder.stop()
+        thermostat.temperature = 21
+        #expect(recorder.count == 0)
+        #expect(thermostat.kvoRegistrar.registrationCount == 0)
+        var released: KVORecorder<Int>? = try KVORecorder(thermostat, \.temperature)
+        weak let gone = released
+        #expect(thermostat.kvoRegistrar.registrationCount == 1)
+        released = nil
+        #expect(gone == nil)
+        #expect(thermostat.kvoRegistrar.registrationCount == 0)
+    }
+
+    @Test func removeAllForgetsTheRecordsSoFar() async throws {
+        let thermostat = Thermostat()
+        let recorder = try KVORecorder(thermostat, \.temperature)
+        thermostat.temperature = 21
+        recorder.removeAll()
+        thermostat.temperature = 22
+        #expect(recorder.changes == [KVOChange(oldValue: 21, newValue: 22, keyPath: \Thermostat.temperature)])
+        #expect(try await recorder.next().newValue == 22)
+    }
+}
