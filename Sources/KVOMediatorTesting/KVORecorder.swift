@@ -18,7 +18,7 @@ import KVOMediator
 ///     recorder.record(change)
 /// }
 /// importer.progress = 1
-/// let records = try await recorder.waitFor(1)   // lets `work` and the main actor run what is queued
+/// let records = try await recorder.waitFor(1)   // suspends (not blocks) until `work` has delivered it
 /// ```
 ///
 /// It works the same under Swift Testing and XCTest: it depends on neither, and a wait that times out
@@ -123,15 +123,14 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
 
     /// The next record that this method has not returned yet, waiting for it if needed.
     ///
-    /// While it waits, it lets the deliveries queued so far run: to dispatch queues and to the main actor
-    /// (see ``settleKVODeliveries(timeout:)``).
+    /// It waits without blocking its thread, so deliveries to dispatch queues and to the main actor run
+    /// meanwhile (an `async` test on the main actor lets them run too).
     ///
     /// - Parameter timeout: How long to wait.
     /// - Returns: The record.
     /// - Throws: ``KVOTestTimeout`` when no record comes in time.
     public nonisolated(nonsending) func next(timeout: Duration = .seconds(1)) async throws -> KVOChange<Value> {
         let deadline = ContinuousClock.now + timeout
-        var mainActorStuck = false
         while true {
             let record: KVOChange<Value>? = lock.withLock {
                 guard taken < records.count else { return nil }
@@ -140,20 +139,15 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
             }
             if let record { return record }
             let expected = lock.withLock { taken + 1 }
-            try await waitForMore(
-                until: deadline,
-                expected: expected,
-                timeout: timeout,
-                mainActorStuck: &mainActorStuck
-            )
+            try await waitForMore(until: deadline, expected: expected, timeout: timeout)
         }
     }
 
     /// Waits until at least `count` records have come (counting from the first, or from the last
     /// ``removeAll()``), and returns them all.
     ///
-    /// While it waits, it lets the deliveries queued so far run: to dispatch queues and to the main actor
-    /// (see ``settleKVODeliveries(timeout:)``).
+    /// It waits without blocking its thread, so deliveries to dispatch queues and to the main actor run
+    /// meanwhile (an `async` test on the main actor lets them run too).
     ///
     /// - Parameters:
     ///   - count: How many records to wait for.
@@ -165,27 +159,23 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
         timeout: Duration = .seconds(1)
     ) async throws -> [KVOChange<Value>] {
         let deadline = ContinuousClock.now + timeout
-        var mainActorStuck = false
         while true {
             let records = changes
             if records.count >= count { return records }
-            try await waitForMore(until: deadline, expected: count, timeout: timeout, mainActorStuck: &mainActorStuck)
+            try await waitForMore(until: deadline, expected: count, timeout: timeout)
         }
     }
 
-    /// Lets queued deliveries run, then pauses briefly; throws once `deadline` has passed. `mainActorStuck`:
-    /// whether a wait for the main actor ran out of time, in this call or an earlier one.
+    /// Pauses briefly (deliveries to queues and to the main actor run meanwhile, on their own); throws
+    /// once `deadline` has passed, saying whether the main actor runs what is queued to it.
     private nonisolated(nonsending) func waitForMore(
         until deadline: ContinuousClock.Instant,
         expected: Int,
-        timeout: Duration,
-        mainActorStuck: inout Bool
+        timeout: Duration
     ) async throws {
-        let before = count
-        if await DeliveryQueues.settle(until: deadline) == .mainActorStuck { mainActorStuck = true }
-        if count > before { return }
         guard ContinuousClock.now < deadline else {
-            throw KVOTestTimeout(expected: expected, received: count, timeout: timeout, mainActorRan: !mainActorStuck)
+            let mainActorRan = await DeliveryQueues.mainActorResponds(within: .milliseconds(100))
+            throw KVOTestTimeout(expected: expected, received: count, timeout: timeout, mainActorRan: mainActorRan)
         }
         try await Task.sleep(for: .milliseconds(1))
     }

@@ -36,25 +36,34 @@ enum DeliveryQueues {
     enum Outcome: Equatable {
         /// Every queue ran what it held.
         case settled
-        /// The deadline came first, while a delivery queue was busy, or before the wait began.
+        /// The deadline came while a delivery queue was still busy.
         case outOfTime
         /// The deadline came while the main queue was waited for: the main actor is not running its jobs.
         case mainActorStuck
     }
 
-    /// Lets every queue with KVOMediator's deliveries run what it holds now, then the main queue (the
-    /// main actor's): each is hopped through in turn, until `deadline`.
+    /// Waits, until `deadline`, for every queue with KVOMediator's deliveries and for the main queue (the
+    /// main actor's) to run what each holds now: all at once, so that a queue kept busy elsewhere does not
+    /// hold up the wait for the others.
     static nonisolated(nonsending) func settle(until deadline: ContinuousClock.Instant) async -> Outcome {
-        for queue in _kvoDeliveryQueues() {
-            guard await hop(through: queue, until: deadline) else { return .outOfTime }
+        let queues = _kvoDeliveryQueues()
+        async let mainActorRan = hop(through: DispatchQueue.main, until: deadline)
+        let lanesRan = await withTaskGroup(of: Bool.self) { group in
+            for queue in queues { group.addTask { await hop(through: queue, until: deadline) } }
+            return await group.reduce(true) { $0 && $1 }
         }
-        guard ContinuousClock.now < deadline else { return .outOfTime }
-        return await hop(through: DispatchQueue.main, until: deadline) ? .settled : .mainActorStuck
+        guard await mainActorRan else { return .mainActorStuck }
+        return lanesRan ? .settled : .outOfTime
+    }
+
+    /// Whether the main actor runs what is queued to it within `time`.
+    static nonisolated(nonsending) func mainActorResponds(within time: Duration) async -> Bool {
+        await hop(through: DispatchQueue.main, until: ContinuousClock.now + time)
     }
 
     /// Waits until `queue` has run everything queued to it before this call, or until `deadline`; whether
     /// it did in time.
-    private static nonisolated(nonsending) func hop(
+    static nonisolated(nonsending) func hop(
         through queue: DispatchQueue,
         until deadline: ContinuousClock.Instant
     ) async -> Bool {

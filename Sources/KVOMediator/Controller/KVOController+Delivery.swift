@@ -32,9 +32,14 @@ extension KVOController {
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         delivery: KVOQueueDelivery,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         block: @escaping @Sendable (Observer, KVOChange<Value>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
+        let form: _RegistrationForm = delivery.coalescing == nil ? .queue : .queueCoalescing
+        let site = _RegistrationSites.enter(file, line, form, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         let lane = DeliveryLane.lane(to: delivery.queue)
         observe(
             object,
@@ -88,9 +93,14 @@ extension KVOController {
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions = [.new],
         delivery: KVOMainActorDelivery,
+        file: StaticString = #fileID,
+        line: UInt = #line,
         block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
+        let form: _RegistrationForm = delivery.coalescing == nil ? .mainActor : .mainActorCoalescing
+        let site = _RegistrationSites.enter(file, line, form, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         let lane = mainActorLane
         observe(
             object,

@@ -1,15 +1,16 @@
 extension KVOController: CustomDebugStringConvertible {
-    /// The controller, its observer, and each observed object with its key paths and options,
-    /// objects separated by a line of dashes (FBKVOController's format).
+    /// The controller, its observer, and each observed object with its key paths and options, and where
+    /// each was observed (the `observe` call's file and line, and its form), objects separated by a line of
+    /// dashes (FBKVOController's format).
     ///
     /// ```
     /// <KVOController<CircleView>: 0x6000…> observer: <CircleView: 0x6000…>
     ///   <Circle: 0x6000…>
-    ///     radius [.new, .old]
+    ///     radius [.new, .old]  // App/CircleView.swift:12, block, on the changing thread
     ///   ----
     ///   <Person: 0x6000…>
-    ///     address.city [.new]
-    ///     <computed from firstName, lastName> [.new]
+    ///     address.city [.new]  // App/CircleView.swift:20, block, on a queue
+    ///     <computed from firstName, lastName> [.new]  // App/CircleView.swift:24, action, on the changing thread
     /// ```
     public var debugDescription: String {
         let snapshot = state.withLock { $0.table.grouped() }
@@ -20,7 +21,8 @@ extension KVOController: CustomDebugStringConvertible {
             let objectType = entry.infos[0].loadObject().map { "\(type(of: $0))" } ?? entry.infos[0].objectTypeName
             lines.append("  <\(objectType): 0x\(String(UInt(bitPattern: entry.id), radix: 16))>")
             for info in entry.infos {
-                lines.append("    \(describeKeyPath(of: info)) \(info.options)")
+                let place = _RegistrationSites.site(info.site).map { "  // \($0.place), \($0.form.description)" } ?? ""
+                lines.append("    \(describeKeyPath(of: info)) \(info.options)\(place)")
             }
         }
         return lines.joined(separator: "\n")

@@ -27,6 +27,22 @@ extension KVOController {
         _ object: Object?,
         keyPath: __owned KeyPath<Object, Value>,
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
+    ) {
+        let site = _RegistrationSites.enter(file, line, .block, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
+        _observe(object, keyPath: consume keyPath, options: options, block: block)
+    }
+
+    /// `observe(_:keyPath:options:block:)`, the registration's site entered by the caller.
+    @inlinable
+    @inline(__always)  // (so that the key path is the caller's literal: see `_KeyPathReading`)
+    func _observe<Object: KeyValueObservable, Value>(
+        _ object: Object?,
+        keyPath: __owned KeyPath<Object, Value>,
+        options: KVOOptions,
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) {
         guard let object else { return }
@@ -63,10 +79,14 @@ extension KVOController {
         _ object: Object?,
         keyPath: __owned KeyPath<Object, Value>,
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
         action: @escaping @Sendable (Observer) -> (KVOChange<Value>) -> Void
     ) {
+        let site = _RegistrationSites.enter(file, line, .action, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         let block = Self._block(calling: action, for: Object.self)
-        observe(object, keyPath: consume keyPath, options: options, block: block)
+        _observe(object, keyPath: consume keyPath, options: options, block: block)
     }
 
     /// Observes `keyPath` of `object`, calling an unapplied method of the observer with the change and
@@ -93,10 +113,14 @@ extension KVOController {
         _ object: Object?,
         keyPath: __owned KeyPath<Object, Value>,
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
         action: @escaping @Sendable (Observer) -> (KVOChange<Value>, Object) -> Void
     ) {
+        let site = _RegistrationSites.enter(file, line, .action, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         let block = Self._block(calling: action)
-        observe(object, keyPath: consume keyPath, options: options, block: block)
+        _observe(object, keyPath: consume keyPath, options: options, block: block)
     }
 
     /// A block that calls `action` on the observer with the change and the object.
@@ -130,9 +154,13 @@ extension KVOController {
         _ object: Object?,
         keyPaths: [PartialKeyPath<Object>],
         options: KVOOptions = [.new],
-        context: UnsafeMutableRawPointer?
+        context: UnsafeMutableRawPointer?,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) where Observer: KeyValueObserving {
         guard let object else { return }
+        let site = _RegistrationSites.enter(file, line, .delegate, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         for keyPath in keyPaths {
             register(object, reader: .partial(keyPath), keyPath: keyPath, options: options) {
                 observer,
@@ -162,9 +190,13 @@ extension KVOController {
         _ object: Object?,
         keyPaths: [PartialKeyPath<Object>],
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
         block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
     ) {
         guard let object else { return }
+        let site = _RegistrationSites.enter(file, line, .keyPaths, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         for keyPath in keyPaths {
             register(object, reader: .partial(keyPath), keyPath: keyPath, options: options, handler: block)
         }
@@ -199,9 +231,13 @@ extension KVOController {
         _ object: Object?,
         keyPath: String,
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
         block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
     ) throws {
         guard let object else { return }
+        let site = _RegistrationSites.enter(file, line, .string, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         // The box is made here, where the types are concrete, so that its delivery is specialised (see
         // `_DeliveryBox`): made in the library, it looked up `KVOChange<Any>`'s metadata on every change.
         try _observe(

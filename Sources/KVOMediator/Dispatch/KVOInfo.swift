@@ -19,11 +19,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// (compared with wrapping arithmetic: 16 bits, as evaluations of one registration in flight at
     /// once are never near 32,768 apart, and two bytes keep the registration in a smaller allocation).
     let tickets = Atomic<UInt16>(0)
-    // Written once, before the registration starts, and only read after: no runtime checks.
-    /// Set for value streams: every record must carry the whole value, so collection mutations are
-    /// delivered as settings (re-read) rather than as the elements that changed.
-    @exclusivity(unchecked) var wholeValuesWanted = false
     private let optionBits: UInt8
+    /// Where it was made (see `_RegistrationSites`; 0: unknown). (Beside the other small fields, where
+    /// the registration had room for it.)
+    let site: UInt16
     /// The observed object (its address is its identity here; see `ObjectPin`).
     let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
@@ -52,6 +51,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     #endif
     /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
     let madeRecord = Atomic<Bool>(false)
+    // Written once, before the registration starts, and only read after: no runtime checks.
+    /// Set for value streams: every record must carry the whole value, so collection mutations are
+    /// delivered as settings (re-read) rather than as the elements that changed.
+    @exclusivity(unchecked) var wholeValuesWanted = false
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(
@@ -65,6 +68,7 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     ) {
         self.owner = owner.map { ObjectPin($0) }
         self.optionBits = UInt8(truncatingIfNeeded: options.rawValue)
+        self.site = _RegistrationSites.current
         self.object = ObjectPin(object)
         let registrar = object.kvoRegistrar
         registrar.verifyStored(in: object)

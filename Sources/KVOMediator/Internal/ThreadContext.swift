@@ -114,6 +114,9 @@ final class ThreadContext {
         return lastStamp
     }
 
+    /// The number of the place the registrations this thread makes now come from (see
+    /// `_RegistrationSites`; 0: unknown).
+    @exclusivity(unchecked) var registrationSite: UInt16 = 0
     /// The byte offset of the `@Observed` property whose set this thread's transaction is announcing (-1:
     /// none): where the new value of a direct registration it defers will be (see `TransactionChanges`).
     @exclusivity(unchecked) var transactionSetField = -1

@@ -77,8 +77,12 @@ extension KeyValueObservable {
     @inlinable
     public func values<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
-        buffering: KVOBufferingPolicy = .unbounded
+        buffering: KVOBufferingPolicy = .unbounded,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(KVOError) -> KVOAsyncSequence<Value> {
+        let site = _RegistrationSites.enter(file, line, .valueStream, observer: nil)
+        defer { _RegistrationSites.leave(site) }
         // The handler is made here, where the types are concrete (see `StreamSource`).
         let source = StreamSource<Value>(policy: buffering)
         let weakSource = WeakReference(source)
@@ -115,8 +119,12 @@ extension KeyValueObservable {
     public func changes<Value: Sendable>(
         for keyPath: KeyPath<Self, Value>,
         options: KVOOptions = [.new],
-        buffering: KVOBufferingPolicy = .unbounded
+        buffering: KVOBufferingPolicy = .unbounded,
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws(KVOError) -> KVOAsyncSequence<KVOChange<Value>> {
+        let site = _RegistrationSites.enter(file, line, .changeStream, observer: nil)
+        defer { _RegistrationSites.leave(site) }
         let source = StreamSource<KVOChange<Value>>(policy: buffering)
         let weakSource = WeakReference(source)
         let box = _HandlerBox<Self, Value> { _, change in weakSource.object?.yield(change) }

@@ -23,8 +23,12 @@ extension KeyValueObservable {
     public func observe<Value>(
         _ keyPath: __owned KeyPath<Self, Value>,
         options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
         changeHandler: @escaping @Sendable (Self, KVOChange<Value>) -> Void
     ) throws(KVOError) -> KVOObservation {
+        let site = _RegistrationSites.enter(file, line, .token, observer: nil)
+        defer { _RegistrationSites.leave(site) }
         // Made here, where the types are concrete (see `TypedKVOInfo`).
         let info: TypedKVOInfo<Self, Value> = KVODispatcher.shared._makeRegistration(
             self,
