@@ -1,3 +1,4 @@
+import Dispatch
 import KVOMediator
 import Testing
 
@@ -114,5 +115,28 @@ import Testing
         #expect(text.contains("    <computed from radius> [.new]"))
         #expect(text.contains("    rotation []"))
         #expect(text.contains("\n  ----\n"))
+    }
+
+    @Test func debugDescriptionSaysWhereEachRegistrationWasMadeAndHowItDelivers() {
+        let circle = Circle()
+        let observer = TestObserver()
+        let queue = DispatchQueue(label: "KVOMediatorTests.sites")
+        let line = #line + 1
+        observer.kvoController.observe(circle, keyPath: \.radius, options: [.new]) { _, _, _ in }
+        observer.kvoController.observe(circle, keyPath: \.area, delivery: .queue(queue, coalescing: .latest)) { _, _ in
+        }
+        let square = Square()
+        observer.kvoController.observe(square, keyPath: \.rotation, file: "Somewhere/Else.swift", line: 7) { _, _, _ in
+        }
+        let text = observer.kvoController.debugDescription
+        let file = "KVOMediatorTests/ControllerOwnershipTests.swift"
+        #expect(text.contains("    radius [.new]  // \(file):\(line), block, on the changing thread"))
+        // (A coalescing registration captures both values, to merge them: its options say so.)
+        #expect(
+            text.contains(
+                "    <computed from radius> [.new, .old]  // \(file):\(line + 1), block, on a queue, coalescing"
+            )
+        )
+        #expect(text.contains("    rotation [.new]  // Somewhere/Else.swift:7, block, on the changing thread"))
     }
 }
