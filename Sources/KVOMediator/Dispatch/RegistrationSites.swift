@@ -47,11 +47,23 @@ struct RegistrationSite: CustomStringConvertible {
 /// calls, so the table stays small; past its capacity a site is not kept (number 0: unknown).
 @usableFromInline
 enum _RegistrationSites {
+    /// A site's identity, in words: the address of its file's literal (the same literal is one address),
+    /// its line, its form and its observer type's address (0: none).
     private struct Key: Hashable {
         let file: UInt
         let line: UInt
         let form: UInt8
-        let observer: ObjectIdentifier?
+        let observer: UInt
+
+        init(_ site: RegistrationSite) {
+            // (A literal of one scalar has no pointer; its scalar, tagged, names it.)
+            file =
+                site.file.hasPointerRepresentation
+                ? UInt(bitPattern: site.file.utf8Start) : UInt(site.file.unicodeScalar.value) | 1 << 63
+            line = site.line
+            form = site.form.rawValue
+            observer = site.observerType.map { UInt(bitPattern: ObjectIdentifier($0)) } ?? 0
+        }
     }
 
     private static let lock = Lock()
@@ -62,8 +74,19 @@ enum _RegistrationSites {
     /// put back (an `observe` inside an `.initial` callback nests).
     @usableFromInline
     static func enter(_ file: StaticString, _ line: UInt, _ form: _RegistrationForm, observer: Any.Type?) -> UInt16 {
-        let number = self.number(of: RegistrationSite(file: file, line: line, form: form, observerType: observer))
+        let site = RegistrationSite(file: file, line: line, form: form, observerType: observer)
+        let key = Key(site)
         return ThreadContext.withCurrent { context in
+            let cached = context.lastSite
+            let number: UInt16
+            if cached.file == key.file, cached.line == key.line, cached.observer == key.observer,
+                cached.form == key.form, cached.number != 0
+            {
+                number = cached.number
+            } else {
+                number = self.number(of: site, key: key)
+                context.lastSite = (key.file, key.line, key.observer, key.form, number)
+            }
             defer { context.registrationSite = number }
             return context.registrationSite
         }
@@ -86,18 +109,8 @@ enum _RegistrationSites {
         return lock.withLock { sites[Int(number) - 1] }
     }
 
-    private static func number(of site: RegistrationSite) -> UInt16 {
-        // (A literal of one scalar has no pointer; its scalar, tagged, names it.)
-        let file =
-            site.file.hasPointerRepresentation
-            ? UInt(bitPattern: site.file.utf8Start) : UInt(site.file.unicodeScalar.value) | 1 << 63
-        let key = Key(
-            file: file,
-            line: site.line,
-            form: site.form.rawValue,
-            observer: site.observerType.map { ObjectIdentifier($0) }
-        )
-        return lock.withLock {
+    private static func number(of site: RegistrationSite, key: Key) -> UInt16 {
+        lock.withLock {
             if let number = numbers[key] { return number }
             guard sites.count < Int(UInt16.max) else { return 0 }
             sites.append(site)

@@ -117,6 +117,10 @@ final class ThreadContext {
     /// The number of the place the registrations this thread makes now come from (see
     /// `_RegistrationSites`; 0: unknown).
     @exclusivity(unchecked) var registrationSite: UInt16 = 0
+    /// The last site this thread looked up, by its key's words, and its number: an `observe` call made again
+    /// (in a loop, a cell's reuse) finds its number with no lock and no hash.
+    @exclusivity(unchecked) var lastSite: (file: UInt, line: UInt, observer: UInt, form: UInt8, number: UInt16) =
+        (0, 0, 0, 0, 0)
     /// The byte offset of the `@Observed` property whose set this thread's transaction is announcing (-1:
     /// none): where the new value of a direct registration it defers will be (see `TransactionChanges`).
     @exclusivity(unchecked) var transactionSetField = -1
