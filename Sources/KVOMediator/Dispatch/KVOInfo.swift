@@ -138,6 +138,16 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         return object.load()
     }
 
+    override final var traced: KVOTraceEntry.Registration {
+        let site = _RegistrationSites.site(self.site)
+        return KVOTraceEntry.Registration(
+            keyPath: keyPathName,
+            observerType: site?.observerType.map { "\($0)" },
+            madeAt: site?.place,
+            delivery: site?.form.description
+        )
+    }
+
     override final var isDeferredInTransaction: Bool {
         TransactionChanges.withOnThisThread { $0.isPending(self) } ?? false
     }

@@ -1,5 +1,10 @@
 /// Naming a registrar's slots, for descriptions and key path names.
 extension KVORegistrar {
+    /// The name of a slot (see `describe(_:)`).
+    func name(of slot: SlotKey) -> String? {
+        self.describe(slot).name
+    }
+
     /// The name of a slot (an `@Observed` property's, or the name the type gives custom storage in
     /// ``KeyValueObservable/keyPathName(for:)``) and, for a property, the typed key path that read it.
     func describe(_ slot: SlotKey) -> (name: String?, wrapped: AnyKeyPath?) {

@@ -303,6 +303,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         type: Any.Type,
         store: () -> Void
     ) {
+        if _slowPath(Tracing.isOn.load(ordering: .relaxed)) {
+            traceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type)
+        }
         if storesQuietly(field: field) { return store() }
         guard ThreadContext.isInTransaction else {
             return announceSet(
@@ -365,8 +368,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     @usableFromInline
     @inline(never)
     func _storesQuietly(field: Int) -> Bool {
-        // (A set that a collection mutation announces itself is told apart further on, in `changeInAMode`.)
-        if storesQuietly(field: field, orSuppressed: false) { return true }
+        // (A set that a collection mutation announces itself is told apart further on, in `changeInAMode`;
+        // a traced set is reported there too.)
+        if !Tracing.isOn.load(ordering: .relaxed), storesQuietly(field: field, orSuppressed: false) { return true }
         if ThreadModes.running.load(ordering: .relaxed) == 0 {
             _ = observerFlag.compareExchange(expected: 1 | Self._quietHint, desired: 1, ordering: .relaxed)
         }

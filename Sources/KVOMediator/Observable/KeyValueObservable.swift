@@ -207,6 +207,7 @@ extension KeyValueObservable {
     /// ``willChange(_:at:for:)`` or ``willChange(_:using:for:)``, so a custom setter's own pair may run
     /// inside one of those (observers then get the setter's setting, then the collection change).
     public func didChangeValue<Value>(for keyPath: KeyPath<Self, Value>) {
+        if _slowPath(KVOTrace.isTracing) { kvoRegistrar.traceManualChange(of: self, keyPath: keyPath) }
         kvoRegistrar.manualDidChange(of: self, keyPath: keyPath)
         if Self._reportsToObservation { kvoRegistrar.reportManualChange(.didSet, of: self, keyPath: keyPath) }
     }

@@ -144,6 +144,9 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// Whether this thread's transaction has deferred a record of this registration already.
     var isDeferredInTransaction: Bool { subclassOverrides() }
 
+    /// The registration as a trace shows it (``KVOTrace``).
+    var traced: KVOTraceEntry.Registration { subclassOverrides() }
+
     /// Whether every record must carry the whole value (value streams): a collection mutation is then
     /// delivered as a setting.
     var wantsWholeValues: Bool { subclassOverrides() }

@@ -36,6 +36,9 @@ final class AccessTracker: ReadRecorder {
 
     /// The tracker's state, in an object of its own (this class's base is the getters' ``ReadRecorder``).
     private let fields = GuardedFields(guarded: Fields())
+    /// Set on a tracker that lists what a key path depends on (`kvoDependencies(of:)`), subscribing nothing:
+    /// it follows declared dependencies as a registration's does. (Such a tracker is never reused.)
+    var listsDependencies = false
 
     init(subscribing registration: SlotObserver?) {
         super.init()
@@ -194,9 +197,9 @@ final class AccessTracker: ReadRecorder {
         of object: Object,
         on registrar: KVORegistrar
     ) -> Bool {
-        // (Only for a registration: probing what a key path reads, to announce a change of it, is
-        // about that key path's own storage.)
-        guard registration != nil else { return false }
+        // (Only for a registration, or a list of dependencies: probing what a key path reads, to announce a
+        // change of it, is about that key path's own storage.)
+        guard registration != nil || listsDependencies else { return false }
         let answer = declaredAnswer(affecting: keyPath, of: object)
         guard !answer.declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
