@@ -21,6 +21,9 @@ extension KVOController {
     ///   - keyPath: What to observe.
     ///   - options: What each record carries; `.initial` is queued before this returns.
     ///   - delivery: `.queue(someQueue)`: where `block` runs.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called with the observer and each change record.
     /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
     ///   depends on); observe `\.address?.city` instead.
@@ -81,6 +84,9 @@ extension KVOController {
     ///   - keyPath: What to observe.
     ///   - options: What each record carries.
     ///   - delivery: `.mainActor`.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called on the main actor with the observer and each change record.
     /// - Note: `\.address!.city` traps here when `address` is nil (the key path is read to find what it
     ///   depends on); observe `\.address?.city` instead.

@@ -16,6 +16,9 @@ extension KVOController {
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries; `.initial` delivers one record before this returns.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called for each change while both the observer and the registration are alive.
     /// - Note: Observing the same object and key path again through this controller is ignored.
     /// - Complexity: O(number of observable reads of `keyPath`).
@@ -69,6 +72,9 @@ extension KVOController {
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - action: An unapplied method of the observer's type, such as `Self.radiusDidChange`.
     /// - Note: Observing the same object and key path again through this controller is ignored.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
@@ -103,6 +109,9 @@ extension KVOController {
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - action: An unapplied method of the observer's type taking the change and the object.
     /// - Note: Observing the same object and key path again through this controller is ignored.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
@@ -148,6 +157,9 @@ extension KVOController {
     ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
     ///   - options: What each record carries.
     ///   - context: Any pointer, passed back unchanged to tell registrations apart.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
     public func observe<Object: KeyValueObservable>(
@@ -183,6 +195,9 @@ extension KVOController {
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
     ///   - options: What each record carries; values are boxed as `Any`.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called for each change.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
     ///   traps there while `address` is nil, even without `.initial`. Observe `\.address?.city`.
@@ -224,6 +239,9 @@ extension KVOController {
     ///   - keyPath: Dotted `@Observed` property names.
     ///   - options: What each record carries; values are boxed as `Any` (`change.newValue as? String`);
     ///     when a component of the path is nil, the value is an `Any` holding `nil`.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called for each change.
     /// - Throws: ``KVOError`` for a malformed path or an unknown name; its message lists the valid names.
     @inlinable

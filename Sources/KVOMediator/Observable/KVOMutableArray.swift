@@ -16,7 +16,7 @@ extension KeyValueObservable {
     /// elements, in index order, whichever form it was made in: the typed key path (`\.downloads`), a
     /// string key path (`"downloads"`), a chain ending at it (`\.manager?.downloads`), a token.
     /// Observers of values computed from the array (its `count`, a computed property) get a
-    /// `.setting`, as do value streams (``KeyValueObservable/values(for:buffering:)``), which carry whole
+    /// `.setting`, as do value streams (``KeyValueObservable/values(for:buffering:file:line:)``), which carry whole
     /// values. Assigning the whole array is a `.setting` too.
     ///
     /// For an `@Observed(automaticallyNotifies: false)` property the proxy announces nothing, as its

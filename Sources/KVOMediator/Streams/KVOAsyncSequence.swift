@@ -8,7 +8,7 @@ public enum KVOBufferingPolicy: Sendable, Hashable {
 
 /// An asynchronous sequence of the values (or change records) of an observed key path.
 ///
-/// Made by ``KeyValueObservable/values(for:buffering:)`` and ``KeyValueObservable/changes(for:options:buffering:)``.
+/// Made by ``KeyValueObservable/values(for:buffering:file:line:)`` and ``KeyValueObservable/changes(for:options:buffering:file:line:)``.
 /// It is single-pass, like `AsyncStream`: iterate it once. The observation ends when the observed
 /// object deinitialises (the sequence then finishes), when the consuming task is cancelled, or when
 /// the iterator (or the unused sequence) is released.
@@ -70,6 +70,9 @@ extension KeyValueObservable {
     ///   - keyPath: What to observe: a property, a chain or a computed property.
     ///   - buffering: `.unbounded` (the default) keeps every value for a slow consumer; `.latest`
     ///     keeps only the newest.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     /// - Returns: A single-pass sequence that finishes when the object deinitialises.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`
@@ -111,6 +114,9 @@ extension KeyValueObservable {
     ///   - keyPath: What to observe.
     ///   - options: What each record carries; with `.initial` the first record is the initial one.
     ///   - buffering: `.unbounded` (the default) keeps every record; `.latest` keeps only the newest.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     /// - Returns: A single-pass sequence that finishes when the object deinitialises.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
     /// - Important: A key path is read when observed, to find what it depends on: `\.address!.city`

@@ -13,6 +13,9 @@ extension KeyValueObservable {
     /// - Parameters:
     ///   - keyPath: What to observe: a property, a chain or a computed property.
     ///   - options: What each record carries.
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     ///   - changeHandler: Called with the object and each change record.
     /// - Returns: The token; the observation ends when it is invalidated or released.
     /// - Throws: ``KVOError`` when `keyPath` reads no observable property.
