@@ -8,6 +8,10 @@ struct ControllerState {
     var table = RegistrationTable()
     /// The observed objects, when the controller `retainsObserved`.
     var retainedObjects: [ObjectIdentifier: AnyObject] = [:]
+    /// The observations of collections' elements (`observe(_:each:keyPath:…)`), by observed object, each
+    /// with its collection's and its elements' key paths (what tells two apart) and, when the controller
+    /// `retainsObserved`, the object.
+    var elementObservations: [ObjectIdentifier: [ElementObservationEntry]] = [:]
     /// Whether a string key path was ever observed here: until then, an unobserve by a typed key path
     /// has no string form to look for.
     var hasObservedStrings = false
@@ -18,4 +22,12 @@ struct ControllerState {
         guard !retainedObjects.isEmpty, !table.contains(id) else { return nil }
         return retainedObjects.removeValue(forKey: id)
     }
+}
+
+/// One observation of a collection's elements held by a controller (see `ControllerState`).
+struct ElementObservationEntry {
+    let collection: AnyKeyPath
+    let keyPath: AnyKeyPath
+    let observation: any EndsWithToken
+    let retained: AnyObject?
 }

@@ -159,15 +159,21 @@ public final class KVOController<Observer: AnyObject> {
     /// Unobserving a nil object, or one that is not observed, does nothing.
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
+        let elements = state.withLock { $0.elementObservations.removeValue(forKey: ObjectIdentifier(object)) }
+        for entry in elements ?? [] { entry.observation.end() }
         remove(from: object) { state, id in state.table.removeAll(of: id) { _ in true } }
     }
 
     /// Stops observing everything; calling it again does nothing. `deinit` calls it.
     public func unobserveAll() {
-        let (taken, retained) = state.withLock { state in
-            defer { state.retainedObjects = [:] }
-            return (state.table.removeAll(), state.retainedObjects)
+        let (taken, retained, elements) = state.withLock { state in
+            defer {
+                state.retainedObjects = [:]
+                state.elementObservations = [:]
+            }
+            return (state.table.removeAll(), state.retainedObjects, state.elementObservations)
         }
+        for entry in elements.values.joined() { entry.observation.end() }
         guard !taken.isEmpty else { return }
         var infos = taken
         // In address order rather than the table's (which is at random): registrations made one after

@@ -19,14 +19,17 @@
 /// > token kept in a property whose owner goes as soon, before any change, is reported too. Call
 /// > ``invalidate()`` to let a token go on purpose.
 public final class KVOObservation: Sendable {
-    private let info: KVOInfo
+    let info: KVOInfo
+    /// What ends with the token besides its registration: an observation of a collection's elements.
+    private let companion: (any EndsWithToken)?
     #if DEBUG
     /// The thread that made the token, and how many tokens it had made with this one.
     private let origin: (thread: ObjectIdentifier, serial: UInt64)
     #endif
 
-    init(info: KVOInfo) {
+    init(info: KVOInfo, companion: (any EndsWithToken)? = nil) {
         self.info = info
+        self.companion = companion
         #if DEBUG
         let context = ThreadContext.current
         context.tokensMade &+= 1
@@ -39,6 +42,7 @@ public final class KVOObservation: Sendable {
         reportIfDiscarded()
         #endif
         KVODispatcher.shared.end(info)
+        companion?.end()
     }
 
     #if DEBUG
@@ -66,6 +70,7 @@ public final class KVOObservation: Sendable {
     /// Ends the observation; calling it again does nothing.
     public func invalidate() {
         KVODispatcher.shared.end(info)
+        companion?.end()
     }
 
     /// False once invalidated, or once the observed object has deinitialised.
@@ -77,4 +82,10 @@ public final class KVOObservation: Sendable {
     public func store(in bag: KVOObservationBag) {
         bag.insert(self)
     }
+}
+
+/// What a token ends besides its registration (see `KVOObservation`).
+protocol EndsWithToken: AnyObject, Sendable {
+    /// Ends it. Idempotent.
+    func end()
 }

@@ -1,0 +1,128 @@
+/// Observing a property of every element of a collection, through a controller.
+extension KVOController {
+    /// Observes `keyPath` of every element of the array at `collection` of `object`, as elements join and
+    /// leave it: FBKVOController's missing to-many observation.
+    ///
+    /// ```swift
+    /// kvoController.observe(playlist, each: \.songs, keyPath: \.title, options: [.old, .new]) {
+    ///     view, playlist, change in
+    ///     switch change.kind {
+    ///     case .setting: view.reloadRows(at: change.indexes)        // a song renamed (or all replaced)
+    ///     case .insertion: view.insertRows(at: change.indexes)
+    ///     case .removal: view.deleteRows(at: change.indexes)
+    ///     case .replacement: view.reloadRows(at: change.indexes)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// The records are of the values of `keyPath`, as the token form's
+    /// (``KeyValueObservable/observe(each:keyPath:options:file:line:changeHandler:)-(KeyPath<Self,[Element]>,_,_,_,_,_)``)
+    /// are: an element's change at its current indexes, a membership change with its kind, indexes and
+    /// the values of the elements removed and inserted, a whole set of the array as `.setting`. It ends
+    /// with ``unobserve(_:)`` of `object`, ``unobserveAll()`` and the controller; observing the same
+    /// collection and key path of `object` again is ignored, as for any key path.
+    ///
+    /// - Parameters:
+    ///   - object: The object holding the collection; nil does nothing.
+    ///   - collection: The array of the elements to observe.
+    ///   - keyPath: What to observe on each element.
+    ///   - options: What each record carries (for the elements' values).
+    ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
+    ///     ``KVOTrace``): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
+    ///   - block: Called with the observer, the object and each record.
+    public func observe<
+        Object: KeyValueObservable & SendableMetatype,
+        Element: KeyValueObservable & SendableMetatype,
+        Value
+    >(
+        _ object: Object?,
+        each collection: KeyPath<Object, [Element]>,
+        keyPath: KeyPath<Element, Value>,
+        options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
+    ) {
+        guard let object else { return }
+        observeElements(object, collection, keyPath, options, ordered: true, (file, line), elements: { $0 }, block)
+    }
+
+    /// Observes `keyPath` of every element of the set at `collection` of `object`: as
+    /// ``observe(_:each:keyPath:options:file:line:block:)-(_,KeyPath<Object,[Element]>,_,_,_,_,_)`` does for
+    /// an array, with no indexes.
+    public func observe<
+        Object: KeyValueObservable & SendableMetatype,
+        Element: KeyValueObservable & Hashable & SendableMetatype,
+        Value
+    >(
+        _ object: Object?,
+        each collection: KeyPath<Object, Set<Element>>,
+        keyPath: KeyPath<Element, Value>,
+        options: KVOOptions = [.new],
+        file: StaticString = #fileID,
+        line: UInt = #line,
+        block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
+    ) {
+        guard let object else { return }
+        observeElements(
+            object,
+            collection,
+            keyPath,
+            options,
+            ordered: false,
+            (file, line),
+            elements: { Array($0) },
+            block
+        )
+    }
+
+    private func observeElements<Object: KeyValueObservable & SendableMetatype, Elements, Element, Value>(
+        _ object: Object,
+        _ collection: KeyPath<Object, Elements>,
+        _ keyPath: KeyPath<Element, Value>,
+        _ options: KVOOptions,
+        ordered: Bool,
+        _ site: (file: StaticString, line: UInt),
+        elements: @escaping @Sendable (Elements) -> [Element],
+        _ block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
+    ) where Element: KeyValueObservable & SendableMetatype {
+        let id = ObjectIdentifier(object)
+        let observed = state.withLock { state in
+            state.elementObservations[id]?.contains { $0.collection == collection && $0.keyPath == keyPath } ?? false
+        }
+        if observed { return }
+        let observer = _observer
+        let observation = ElementObservation<Object, Element, Value>(
+            keyPath: keyPath,
+            options: options,
+            ordered: ordered,
+            site: site
+        ) { object, change in
+            guard let observer = observer.object else { return }
+            block(observer, object, change)
+        }
+        do {
+            try observation.start(on: object, collection, elements: elements)
+        } catch {
+            return errorHandler(error)
+        }
+        let entry = ElementObservationEntry(
+            collection: collection,
+            keyPath: keyPath,
+            observation: observation,
+            retained: retainsObserved ? object : nil
+        )
+        // (Checked again: another thread may have made the same observation meanwhile; the first stays.)
+        let kept = state.withLock { state in
+            if state.elementObservations[id]?.contains(where: { $0.collection == collection && $0.keyPath == keyPath })
+                ?? false
+            {
+                return false
+            }
+            state.elementObservations[id, default: []].append(entry)
+            return true
+        }
+        if !kept { observation.end() }
+    }
+}

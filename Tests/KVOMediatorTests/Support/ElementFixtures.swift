@@ -1,0 +1,25 @@
+import KVOMediator
+
+/// An element of a collection whose property is observed element by element.
+final class Track: KeyValueObservable, Hashable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var title: String
+
+    init(_ title: String) {
+        self.title = title
+    }
+
+    static func == (lhs: Track, rhs: Track) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// A collection of tracks, as an array and as a set.
+final class Album: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var tracks: [Track] = []
+    @Observed var favourites: Set<Track> = []
+
+    init(_ titles: [String] = []) {
+        tracks = titles.map(Track.init)
+    }
+}
