@@ -28,6 +28,7 @@ struct ControllerState {
 struct ElementObservationEntry {
     let collection: AnyKeyPath
     let keyPath: AnyKeyPath
-    let observation: any EndsWithToken
+    /// Ends the observation (its collection's and its elements' registrations) when invalidated.
+    let token: KVOObservation
     let retained: AnyObject?
 }

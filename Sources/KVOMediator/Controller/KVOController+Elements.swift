@@ -31,6 +31,7 @@ extension KVOController {
     ///     ``KVOTrace``): the caller's, by default.
     ///   - line: The line named with `file`: the caller's, by default.
     ///   - block: Called with the observer, the object and each record.
+    @inlinable
     public func observe<
         Object: KeyValueObservable & SendableMetatype,
         Element: KeyValueObservable & SendableMetatype,
@@ -45,12 +46,13 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) {
         guard let object else { return }
-        observeElements(object, collection, keyPath, options, ordered: true, (file, line), elements: { $0 }, block)
+        _observeElements(object, collection, keyPath, options, ordered: true, (file, line), elements: { $0 }, block)
     }
 
     /// Observes `keyPath` of every element of the set at `collection` of `object`: as
     /// ``observe(_:each:keyPath:options:file:line:block:)-(_,KeyPath<Object,[Element]>,_,_,_,_,_)`` does for
     /// an array, with no indexes.
+    @inlinable
     public func observe<
         Object: KeyValueObservable & SendableMetatype,
         Element: KeyValueObservable & Hashable & SendableMetatype,
@@ -65,7 +67,7 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) {
         guard let object else { return }
-        observeElements(
+        _observeElements(
             object,
             collection,
             keyPath,
@@ -77,7 +79,9 @@ extension KVOController {
         )
     }
 
-    private func observeElements<Object: KeyValueObservable & SendableMetatype, Elements, Element, Value>(
+    /// The forms' common part, where the types are known (see `_observeElements`).
+    @inlinable
+    func _observeElements<Object: KeyValueObservable & SendableMetatype, Elements, Element, Value>(
         _ object: Object,
         _ collection: KeyPath<Object, Elements>,
         _ keyPath: KeyPath<Element, Value>,
@@ -87,33 +91,48 @@ extension KVOController {
         elements: @escaping @Sendable (Elements) -> [Element],
         _ block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) where Element: KeyValueObservable & SendableMetatype {
-        let id = ObjectIdentifier(object)
-        let observed = state.withLock { state in
-            state.elementObservations[id]?.contains { $0.collection == collection && $0.keyPath == keyPath } ?? false
-        }
-        if observed { return }
+        if _observesElements(of: object, collection, keyPath) { return }
         let observer = _observer
-        let observation = ElementObservation<Object, Element, Value>(
-            keyPath: keyPath,
-            options: options,
-            ordered: ordered,
-            site: site
-        ) { object, change in
-            guard let observer = observer.object else { return }
-            block(observer, object, change)
-        }
+        let token: KVOObservation
         do {
-            try observation.start(on: object, collection, elements: elements)
+            token = try object._observeElements(
+                collection,
+                keyPath: keyPath,
+                options: options,
+                ordered: ordered,
+                site: site,
+                elements: elements
+            ) { object, change in
+                guard let observer = observer.object else { return }
+                block(observer, object, change)
+            }
         } catch {
             return errorHandler(error)
         }
+        _keep(token, of: object, collection, keyPath)
+    }
+
+    /// Whether this controller observes `keyPath` of the elements of `collection` of `object` already.
+    @usableFromInline
+    func _observesElements(of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
+        state.withLock { state in
+            state.elementObservations[ObjectIdentifier(object)]?.contains {
+                $0.collection == collection && $0.keyPath == keyPath
+            } ?? false
+        }
+    }
+
+    /// Keeps an observation of elements until ``unobserve(_:)`` of its object, ``unobserveAll()`` or the
+    /// controller's end; ends it if another thread made the same one meanwhile (the first stays).
+    @usableFromInline
+    func _keep(_ token: KVOObservation, of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) {
         let entry = ElementObservationEntry(
             collection: collection,
             keyPath: keyPath,
-            observation: observation,
+            token: token,
             retained: retainsObserved ? object : nil
         )
-        // (Checked again: another thread may have made the same observation meanwhile; the first stays.)
+        let id = ObjectIdentifier(object)
         let kept = state.withLock { state in
             if state.elementObservations[id]?.contains(where: { $0.collection == collection && $0.keyPath == keyPath })
                 ?? false
@@ -123,6 +142,6 @@ extension KVOController {
             state.elementObservations[id, default: []].append(entry)
             return true
         }
-        if !kept { observation.end() }
+        if !kept { token.invalidate() }
     }
 }

@@ -30,12 +30,13 @@ final class TransactionChanges {
         var positions: [ObjectIdentifier: Int] = [:]
     }
 
-    private let owned = ThreadOwned(State())
+    /// (Only this thread touches it: in a `GuardedFields`, with no runtime exclusivity check on each access.)
+    private let owned = GuardedFields(guarded: State())
     private static var searchedEntries: Int { 8 }
 
     private var entries: [Entry] {
-        _read { yield owned.state.entries }
-        _modify { yield &owned.state.entries }
+        _read { yield owned.guarded.entries }
+        _modify { yield &owned.guarded.entries }
     }
 
     /// The index of `info`'s entry, if it has one.
@@ -44,7 +45,7 @@ final class TransactionChanges {
         if entries.count <= Self.searchedEntries {
             return entries.firstIndex { $0.info === info }
         }
-        return owned.state.positions[ObjectIdentifier(info)]
+        return owned.guarded.positions[ObjectIdentifier(info)]
     }
 
     /// Whether `info` changed in this transaction.
@@ -68,14 +69,14 @@ final class TransactionChanges {
         let value = old()
         if noteAgain(info, death: death) { return }
         if entries.count >= Self.searchedEntries {
-            if owned.state.positions.isEmpty {
+            if owned.guarded.positions.isEmpty {
                 for (index, entry) in entries.enumerated() {
-                    owned.state.positions[ObjectIdentifier(entry.info)] = index
+                    owned.guarded.positions[ObjectIdentifier(entry.info)] = index
                 }
             }
-            owned.state.positions[ObjectIdentifier(info)] = entries.count
+            owned.guarded.positions[ObjectIdentifier(info)] = entries.count
         }
-        owned.state.entries.append(
+        owned.guarded.entries.append(
             Entry(info: info, old: value, field: field, collection: nil, changes: 1, includesDeath: death)
         )
     }
@@ -114,7 +115,7 @@ final class TransactionChanges {
         ThreadContext.withCurrent { context in
             // (The thread's transaction object is made once and kept, emptied, between transactions.)
             context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
-                transaction.owned.state.depth += 1
+                transaction.owned.guarded.depth += 1
             }
             if context.inTransaction { return }
             context.inTransaction = true
@@ -134,7 +135,7 @@ final class TransactionChanges {
         while !entries.isEmpty { entries.removeLast() }
         ThreadContext.withCurrent { context in
             context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
-                if transaction.owned.state.entries.isEmpty { transaction.owned.state.entries = entries }
+                if transaction.owned.guarded.entries.isEmpty { transaction.owned.guarded.entries = entries }
             }
         }
     }
@@ -143,15 +144,15 @@ final class TransactionChanges {
     /// transaction is over and its entries are taken out (nil: none, or not the outermost).
     private static func endOutermost(_ context: ThreadContext) -> [Entry]? {
         context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
-            transaction.owned.state.depth -= 1
-            guard transaction.owned.state.depth == 0 else { return nil }
+            transaction.owned.guarded.depth -= 1
+            guard transaction.owned.guarded.depth == 0 else { return nil }
             context.inTransaction = false
             context.quietSlot = nil
             ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
-            if transaction.owned.state.entries.isEmpty { return nil }
-            if !transaction.owned.state.positions.isEmpty { transaction.owned.state.positions.removeAll() }
+            if transaction.owned.guarded.entries.isEmpty { return nil }
+            if !transaction.owned.guarded.positions.isEmpty { transaction.owned.guarded.positions.removeAll() }
             var entries: [Entry] = []
-            swap(&entries, &transaction.owned.state.entries)
+            swap(&entries, &transaction.owned.guarded.entries)
             return entries
         }
     }

@@ -256,17 +256,6 @@ func untracked<Result>(_ body: () -> Result) -> Result {
     return ThreadContext.withTracker(nil, body)
 }
 
-/// State that only one thread touches, kept by its `ThreadContext` for a layer above (which the context
-/// holds as an object, not naming its type): its accesses skip the runtime's exclusivity checks, a call
-/// each. Its owner makes sure that no access to it starts while another runs (user code runs outside).
-final class ThreadOwned<State> {
-    @exclusivity(unchecked) var state: State
-
-    init(_ state: State) {
-        self.state = state
-    }
-}
-
 /// How many threads are in a mode that changes what a set of an observed property does: a collection
 /// mutation writing through a property's setter (which it announces itself), or a transaction (which
 /// defers deliveries). A set asks its thread which, only while this is not 0: one load on every

@@ -19,6 +19,7 @@
 /// > token kept in a property whose owner goes as soon, before any change, is reported too. Call
 /// > ``invalidate()`` to let a token go on purpose.
 public final class KVOObservation: Sendable {
+    @usableFromInline
     let info: KVOInfo
     /// What ends with the token besides its registration: an observation of a collection's elements.
     private let companion: (any EndsWithToken)?
@@ -27,6 +28,7 @@ public final class KVOObservation: Sendable {
     private let origin: (thread: ObjectIdentifier, serial: UInt64)
     #endif
 
+    @usableFromInline
     init(info: KVOInfo, companion: (any EndsWithToken)? = nil) {
         self.info = info
         self.companion = companion
@@ -85,6 +87,7 @@ public final class KVOObservation: Sendable {
 }
 
 /// What a token ends besides its registration (see `KVOObservation`).
+@usableFromInline
 protocol EndsWithToken: AnyObject, Sendable {
     /// Ends it. Idempotent.
     func end()

@@ -34,6 +34,7 @@ extension KeyValueObservable {
     /// - Throws: ``KVOError`` when `collection`, or `keyPath` on an element, reads no observable property.
     /// - Complexity: A change of an element costs a look-up of its indexes; a membership change, the
     ///   registrations of the elements that join or leave (and the next element change re-indexes once).
+    @inlinable
     public func observe<Element: KeyValueObservable & SendableMetatype, Value>(
         each collection: KeyPath<Self, [Element]>,
         keyPath: KeyPath<Element, Value>,
@@ -57,6 +58,7 @@ extension KeyValueObservable {
     /// ``observe(each:keyPath:options:file:line:changeHandler:)-(KeyPath<Self,[Element]>,_,_,_,_,_)``
     /// does for an array, with no indexes (a set mutation is an `.insertion` or a `.removal` of the
     /// elements' values, in no particular order).
+    @inlinable
     public func observe<Element: KeyValueObservable & Hashable & SendableMetatype, Value>(
         each collection: KeyPath<Self, Set<Element>>,
         keyPath: KeyPath<Element, Value>,
@@ -76,6 +78,10 @@ extension KeyValueObservable {
         )
     }
 
+    /// Observes `keyPath` of the elements of `collection` (`elements` lists them), calling `deliver` with
+    /// each record. Built here, where the types are known, so that the records are made and delivered with
+    /// no generic code: `ElementMembers` keeps the members and their registrations.
+    @inlinable
     func _observeElements<Elements, Element: KeyValueObservable & SendableMetatype, Value>(
         _ collection: KeyPath<Self, Elements>,
         keyPath: KeyPath<Element, Value>,
@@ -85,15 +91,77 @@ extension KeyValueObservable {
         elements: @escaping @Sendable (Elements) -> [Element],
         deliver: @escaping @Sendable (Self, KVOChange<[Value]>) -> Void
     ) throws(KVOError) -> KVOObservation where Self: SendableMetatype {
-        let observation = ElementObservation<Self, Element, Value>(
-            keyPath: keyPath,
-            options: options,
-            ordered: ordered,
-            site: site,
-            deliver: deliver
-        )
-        try observation.start(on: self, collection, elements: elements)
-        guard let info = observation.collectionInfo else { preconditionFailure("KVOMediator: a started observation") }
-        return KVOObservation(info: info, companion: observation)
+        let members = ElementMembers(ordered: ordered)
+        let elementOptions = options.subtracting(.initial)
+        let paths = _ElementKeyPaths(collection, keyPath)
+        // An element's change: its record at its indexes now, in the collection registration's gate.
+        members.subscribeElement = { [weak members] element throws(KVOError) in
+            let element = KnownClass.cast(element, to: Element.self)
+            return try element.observe(paths.keyPath, options: elementOptions, file: site.file, line: site.line) {
+                [weak members] element, change in
+                guard let members, let place = members.place(of: element),
+                    let object = members.object(at: place, as: Self.self)
+                else { return }
+                // (One value each, for an element held once: an array literal, made with no generic code.)
+                let count = place.count
+                let record = KVOChange<[Value]>(
+                    kind: .setting,
+                    oldValue: change.oldValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
+                    newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
+                    indexes: place.indexes,
+                    isPrior: change.isPrior,
+                    holder: place.info
+                )
+                members.deliver(at: place) { deliver(object, record) }
+            }
+        }
+        let values: @Sendable ([Element]) -> [Value] = { elements in
+            untracked { elements.map { $0[keyPath: paths.keyPath] } }
+        }
+        // A change of the collection: the members brought up to date, then the record of the values.
+        let collectionOptions = options.intersection(.prior).union([.old, .new])
+        let token = try observe(collection, options: collectionOptions, file: site.file, line: site.line) {
+            [weak members] object, change in
+            guard let members else { return }
+            let removed = change.oldValue.map(elements)
+            let inserted = change.newValue.map(elements)
+            if change.isPrior {
+                let old = options.contains(.old) ? removed.map(values) : nil
+                let record = KVOChange<[Value]>(
+                    kind: change.kind,
+                    oldValue: old,
+                    indexes: change.indexes,
+                    isPrior: true,
+                    keyPath: paths.collection
+                )
+                return deliver(object, record)
+            }
+            guard
+                members.collectionChanged(
+                    change.kind,
+                    removed: removed?.map { $0 as AnyObject } ?? [],
+                    inserted: inserted?.map { $0 as AnyObject } ?? [],
+                    indexes: change.indexes
+                )
+            else { return }
+            let record = KVOChange<[Value]>(
+                kind: change.kind,
+                oldValue: options.contains(.old) ? removed.map(values) : nil,
+                newValue: options.contains(.new) ? inserted.map(values) : nil,
+                indexes: ordered ? change.indexes : nil,
+                keyPath: paths.collection
+            )
+            deliver(object, record)
+        }
+        let current = untracked { elements(self[keyPath: collection]) }
+        try members.start(collection: token, members: current.map { $0 as AnyObject })
+        if options.contains(.initial) {
+            let record = KVOChange<[Value]>(
+                newValue: options.contains(.new) ? values(current) : nil,
+                keyPath: collection
+            )
+            members.deliver { deliver(self, record) }
+        }
+        return KVOObservation(info: token.info, companion: members)
     }
 }
