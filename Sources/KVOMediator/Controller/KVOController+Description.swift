@@ -13,7 +13,7 @@ extension KVOController: CustomDebugStringConvertible {
     ///     <computed from firstName, lastName> [.new]  // App/CircleView.swift:24, action, on the changing thread
     /// ```
     public var debugDescription: String {
-        let snapshot = state.withLock { $0.table.grouped() }
+        let (snapshot, elements) = state.withLock { ($0.table.grouped(), $0.elementObservations) }
         let observerText = observer.map { describe($0) } ?? "nil"
         var lines = ["<KVOController<\(Observer.self)>: \(hexAddress(of: self))> observer: \(observerText)"]
         for (index, entry) in snapshot.enumerated() {
@@ -23,6 +23,17 @@ extension KVOController: CustomDebugStringConvertible {
             for info in entry.infos {
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), \($0.form.description)" } ?? ""
                 lines.append("    \(describeKeyPath(of: info)) \(info.options)\(place)")
+            }
+        }
+        for (id, entries) in elements.sorted(by: { $0.key < $1.key }) {
+            lines.append("  ----")
+            let objectType = entries[0].token.info.loadObject().map { "\(type(of: $0))" } ?? "object"
+            lines.append("  <\(objectType): 0x\(String(UInt(bitPattern: id), radix: 16))>")
+            for entry in entries {
+                let info = entry.token.info
+                let place = _RegistrationSites.site(info.site).map { "  // \($0.place), each element" } ?? ""
+                let element = _KeyPathHolder(entry.keyPath).keyPathName
+                lines.append("    each of \(info.keyPathName): \(element)\(place)")
             }
         }
         return lines.joined(separator: "\n")

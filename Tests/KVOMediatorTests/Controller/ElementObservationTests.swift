@@ -220,6 +220,17 @@ import Testing
         #expect(album.kvoRegistrar.registrationCount == 0)
     }
 
+    @Test func debugDescriptionListsItWithWhereItWasMade() {
+        let album = Album(["a"])
+        let observer = TestObserver()
+        let line = #line + 1
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        let text = observer.kvoController.debugDescription
+        #expect(text.contains("  <Album: 0x"))
+        #expect(text.contains("    each of tracks: "))
+        #expect(text.contains("  // KVOMediatorTests/ElementObservationTests.swift:\(line), each element"))
+    }
+
     @Test func elementsChangedOnOtherThreadsWhileMembersComeAndGoGetValidIndexes() {
         let album = Album((0..<20).map { "s\($0)" })
         let stable = album.tracks[0]
