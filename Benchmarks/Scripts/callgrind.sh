@@ -255,5 +255,7 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "  and RESULTS.md's table, which says what one operation is."
     echo "- Issue 35's rows (notify_1_distinct, transaction_set, transaction_delivery): see"
     echo "  \`Benchmarks/Callgrind/TransactionScenarios.swift\`."
+    echo "- Issue 36's rows (element_change_10/_10k, element_append_remove_10/_10k): see"
+    echo "  \`Benchmarks/Callgrind/ElementScenarios.swift\`."
 } >CALLGRIND.md
 echo "Wrote $benchmarks/CALLGRIND.md" >&2

@@ -29,6 +29,10 @@ METRICS = {
     "notify_1_distinct": ("ns", [], "notify_1 with .distinct, each set a new value"),
     "transaction_set": ("ns", [], "one set in a transaction that set the property before (one observer)"),
     "transaction_delivery": ("ns", [], "a transaction of one set: the set and its one record at the end"),
+    "element_change_10": ("ns", [], "one element's property changed, 10 elements observed each (observe(_:each:keyPath:))"),
+    "element_change_10k": ("ns", [], "the same, 10,000 elements"),
+    "element_append_remove_10": ("ns", [], "an element appended and removed through the proxy, 10 elements observed each"),
+    "element_append_remove_10k": ("ns", [], "the same, 10,000 elements"),
     "set_unobserved_bridged": ("ns", ["Observation"], "one set, nobody observing, of a class bridged to Observation"),
     "notify_1_bridged": ("ns", ["Observation"], "one change of a bridged class, one withObservationTracking observer"),
     "notify_fanout_10": ("ns", [], "one callback (per observer per change), 10 observers"),
@@ -243,6 +247,12 @@ def goals(entries):
     versus_ours("notify_1_distinct ≤ 1.1 × notify_1 (values that differ)", "notify_1_distinct", "notify_1", 1.1)
     versus_ours("transaction_set ≤ 3 × set_unobserved", "transaction_set", "set_unobserved", 3)
     versus_ours("transaction_delivery ≤ 2 × notify_1", "transaction_delivery", "notify_1", 2)
+    versus_ours("element_change_10 ≤ 2 × notify_1", "element_change_10", "notify_1", 2)
+    versus_ours("element_change_10k ≤ 1.2 × element_change_10", "element_change_10k", "element_change_10", 1.2)
+    versus_ours(
+        "element_append_remove_10k ≤ 1.2 × element_append_remove_10 (a subscription, not a rescan)",
+        "element_append_remove_10k", "element_append_remove_10", 1.2,
+    )
     versus_peer("notify_chain_replace ≤ 0.15 × Observation's", "notify_chain_replace", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.15 × Observation's", "notify_computed", "Observation", 0.15)
     versus_peer("notify_computed ≤ 0.5 × OpenCombine's", "notify_computed", "OpenCombine", 0.5)

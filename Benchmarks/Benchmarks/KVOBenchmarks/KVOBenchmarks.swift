@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerMemoryBenchmarks()
     registerThreadBenchmarks()
     registerTransactionBenchmarks()
+    registerElementBenchmarks()
 }
 
 /// The name run.sh parses: metric, implementation, operations per iteration.
