@@ -72,7 +72,8 @@ enum DeliveryQueues {
         let once = Once()
         return await withCheckedContinuation { continuation in
             queue.async { if once.claim() { continuation.resume(returning: true) } }
-            let (seconds, attoseconds) = remaining.components
+            // (At most a day: a longer wait is no test's, and the count of nanoseconds then fits an `Int`.)
+            let (seconds, attoseconds) = min(remaining, .seconds(86_400)).components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
             DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
                 if once.claim() { continuation.resume(returning: false) }

@@ -16,6 +16,18 @@ struct ControllerState {
     /// has no string form to look for.
     var hasObservedStrings = false
 
+    /// Forgets the observations of elements of the object at `id` that have ended (the object deinitialised:
+    /// one later made at its address is another object).
+    /// Returns them, to be released by the caller with the lock no longer held (their end waits for
+    /// callbacks running on other threads).
+    mutating func pruneElementObservations(of id: ObjectIdentifier) -> [ElementObservationEntry] {
+        guard let entries = elementObservations[id] else { return [] }
+        let live = entries.filter(\.token.isValid)
+        if live.count == entries.count { return [] }
+        elementObservations[id] = live.isEmpty ? nil : live
+        return entries.filter { !$0.token.isValid }
+    }
+
     /// Stops retaining the object once it has no registrations here, and returns it, to be released
     /// by the caller with the lock no longer held (its deinit may call back into the controller).
     mutating func releaseIfUnobserved(_ id: ObjectIdentifier) -> AnyObject? {

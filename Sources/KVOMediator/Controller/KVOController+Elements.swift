@@ -115,11 +115,16 @@ extension KVOController {
     /// Whether this controller observes `keyPath` of the elements of `collection` of `object` already.
     @usableFromInline
     func _observesElements(of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
-        state.withLock { state in
-            state.elementObservations[ObjectIdentifier(object)]?.contains {
-                $0.collection == collection && $0.keyPath == keyPath
-            } ?? false
+        let (observed, ended) = state.withLock { state in
+            let ended = state.pruneElementObservations(of: ObjectIdentifier(object))
+            let observed =
+                state.elementObservations[ObjectIdentifier(object)]?.contains {
+                    $0.collection == collection && $0.keyPath == keyPath
+                } ?? false
+            return (observed, ended)
         }
+        withExtendedLifetime(ended) {}
+        return observed
     }
 
     /// Keeps an observation of elements until ``unobserve(_:)`` of its object, ``unobserveAll()`` or the
@@ -133,15 +138,17 @@ extension KVOController {
             retained: retainsObserved ? object : nil
         )
         let id = ObjectIdentifier(object)
-        let kept = state.withLock { state in
+        let (kept, ended) = state.withLock { state in
+            let ended = state.pruneElementObservations(of: id)
             if state.elementObservations[id]?.contains(where: { $0.collection == collection && $0.keyPath == keyPath })
                 ?? false
             {
-                return false
+                return (false, ended)
             }
             state.elementObservations[id, default: []].append(entry)
-            return true
+            return (true, ended)
         }
+        withExtendedLifetime(ended) {}
         if !kept { token.invalidate() }
     }
 }

@@ -34,7 +34,9 @@ final class DeliveryLane: Sendable {
 
     /// The serial queues of the lanes that live now (see `_kvoDeliveryQueues()`).
     static var liveQueues: [DispatchQueue] {
-        lock.withLock { lanes.values.compactMap { $0.lane?.queue } }
+        // (The lanes are released after unlocking: the last release of one runs its deinit, which locks.)
+        let live = lock.withLock { lanes.values.compactMap(\.lane) }
+        return live.map(\.queue)
     }
 
     /// The lane to `target`, shared with every other registration delivering there.

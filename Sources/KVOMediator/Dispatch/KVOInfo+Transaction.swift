@@ -29,7 +29,8 @@ extension KVOInfo {
     /// as a set delivers, with no generic code and nothing read through its key path. Nothing, with
     /// `.distinct`, when its value ends where it started.
     final func deliverDeferredDirect(old: TrivialValueBytes, type: Any.Type, size: Int, field: Int) {
-        guard let object = object.load() else { return }
+        // (Through the gate: a registration ended meanwhile has unpinned its object, whose memory may be gone.)
+        guard let object = loadObject() else { return }
         // (Copied now: a prior callback may set the property before the change record goes.)
         let new = TrivialValueBytes(copying: FieldAddress(of: object, at: field).raw, size: size)
         old.withAddress { old in

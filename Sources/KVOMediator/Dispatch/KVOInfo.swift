@@ -138,6 +138,12 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         return object.load()
     }
 
+    /// Makes this registration, not yet started, want whole values (as `wholeValuesWanted` says).
+    @usableFromInline
+    final func _wantWholeValues() {
+        wholeValuesWanted = true
+    }
+
     override final var traced: KVOTraceEntry.Registration {
         let site = _RegistrationSites.site(self.site)
         return KVOTraceEntry.Registration(

@@ -28,6 +28,10 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         var tokens: [ObjectIdentifier: KVOObservation] = [:]
         var collection: KVOObservation?
         var ended = false
+        /// Whether the members were read (`start`); changes of the collection before that are counted,
+        /// so that a start that read the collection before one of them reads it again.
+        var started = false
+        var changesBeforeStart = 0
     }
 
     private let fields = GuardedFields(guarded: Fields())
@@ -55,6 +59,14 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         _read { yield fields.guarded.ended }
         _modify { yield &fields.guarded.ended }
     }
+    private var started: Bool {
+        _read { yield fields.guarded.started }
+        _modify { yield &fields.guarded.started }
+    }
+    private var changesBeforeStart: Int {
+        _read { yield fields.guarded.changesBeforeStart }
+        _modify { yield &fields.guarded.changesBeforeStart }
+    }
 
     /// Members of an array (`ordered`: with indexes), or of a set.
     @usableFromInline
@@ -74,14 +86,25 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         @usableFromInline let info: KVOInfo
     }
 
-    /// Starts with the collection's registration and its members now (subscribing them).
+    /// Starts with the collection's registration (live already) and its members now, as `read` gives them,
+    /// subscribing them; returns them. Read again if the collection changed meanwhile (on another thread).
     @usableFromInline
-    func start(collection token: KVOObservation, members current: [AnyObject]) throws(KVOError) {
-        let joined = lock.withLock {
-            collection = token
-            return join(current, at: nil)
+    func start(collection token: KVOObservation, read: () -> [AnyObject]) throws(KVOError) -> [AnyObject] {
+        while true {
+            let before = lock.withLock {
+                collection = token
+                return changesBeforeStart
+            }
+            let current = read()
+            let joined: [AnyObject]? = lock.withLock {
+                guard changesBeforeStart == before else { return nil }
+                started = true
+                return join(current, at: nil)
+            }
+            guard let joined else { continue }
+            for element in joined { try subscribe(element) }
+            return current
         }
-        try subscribe(joined)
     }
 
     /// Ends the collection's registration, then every element's. Idempotent.
@@ -124,12 +147,14 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         place.info.loadObject().map { KnownClass.cast($0, to: Object.self) }
     }
 
-    /// Where `element` is now, for the record of its change; nil for one that has left.
+    /// Where `element` is now, for the record of its change made by the registration `firing`; nil for an
+    /// element that has left, or a registration of it that is not its current one (it left and came back).
     @usableFromInline
-    func place(of element: AnyObject) -> Place? {
+    func place(of element: AnyObject, firedBy firing: AnyObject) -> Place? {
         let id = ObjectIdentifier(element)
         return lock.withLock {
             guard !ended, let info = collection?.info, counts[id] != nil else { return nil }
+            if let token = tokens[id], token.info !== firing { return nil }
             guard ordered else { return Place(indexes: nil, count: 1, info: info) }
             if positions == nil {
                 var built: [ObjectIdentifier: IndexSet] = [:]
@@ -152,12 +177,14 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     ) -> Bool {
         let changed: (joined: [AnyObject], left: [KVOObservation])? = lock.withLock {
             guard !ended else { return nil }
+            guard started else {
+                changesBeforeStart += 1
+                return ([], [])
+            }
             let indexes = ordered ? indexes : nil
             switch kind {
             case .setting:
-                let left = leave(members: members)
-                members = []
-                return (join(inserted, at: nil), left)
+                return replaceMembers(with: inserted)
             case .insertion:
                 return (join(inserted, at: indexes), [])
             case .removal:
@@ -170,8 +197,30 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         guard let changed else { return false }
         // (Ended outside the lock: an element's callback running on another thread takes it.)
         for token in changed.left { token.invalidate() }
-        try? subscribe(changed.joined)
+        // (An element whose key path reads nothing observable is not observed; the others are.)
+        for element in changed.joined { try? subscribe(element) }
         return true
+    }
+
+    /// The members after a set of the whole collection: only those that leave are unsubscribed, and only
+    /// those that join are subscribed (a member that stays keeps its registration). Under the lock.
+    private func replaceMembers(with elements: [AnyObject]) -> (joined: [AnyObject], left: [KVOObservation]) {
+        var newCounts: [ObjectIdentifier: Int] = [:]
+        for element in elements { newCounts[ObjectIdentifier(element), default: 0] += 1 }
+        var left: [KVOObservation] = []
+        for id in counts.keys where newCounts[id] == nil {
+            if let token = tokens.removeValue(forKey: id) { left.append(token) }
+        }
+        var joined: [AnyObject] = []
+        var seen = Set<ObjectIdentifier>()
+        for element in elements {
+            let id = ObjectIdentifier(element)
+            if counts[id] == nil, seen.insert(id).inserted { joined.append(element) }
+        }
+        counts = newCounts
+        members = elements.map(ObjectIdentifier.init)
+        positions = nil
+        return (joined, left)
     }
 
     // MARK: Members (under the lock)
@@ -199,7 +248,10 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// Removes `elements` from the members (at `indexes`, or by identity); returns the registrations of
     /// those the collection no longer holds, to be ended.
     private func leave(_ elements: [AnyObject], at indexes: IndexSet?) -> [KVOObservation] {
-        if let indexes, indexes.count == elements.count, (indexes.last ?? -1) < members.count {
+        // (By index when the members there are the ones removed; else by identity.)
+        if let indexes, indexes.count == elements.count, (indexes.last ?? -1) < members.count,
+            zip(indexes, elements).allSatisfy({ members[$0] == ObjectIdentifier($1) })
+        {
             for index in indexes.reversed() { members.remove(at: index) }
         } else {
             for element in elements {
@@ -225,20 +277,18 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         return left
     }
 
-    /// Registers each of `elements`; a registration not needed any more when it is ready (the element
-    /// left meanwhile, the observation ended, or another was made first) is ended at once.
-    private func subscribe(_ elements: [AnyObject]) throws(KVOError) {
+    /// Registers `element`; a registration not needed any more when it is ready (the element left
+    /// meanwhile, the observation ended, or another was made first) is ended at once.
+    private func subscribe(_ element: AnyObject) throws(KVOError) {
         guard let subscribeElement else { return }
-        for element in elements {
-            let token = try subscribeElement(element)
-            let kept = lock.withLock {
-                let id = ObjectIdentifier(element)
-                guard !ended, counts[id] != nil, tokens[id] == nil else { return false }
-                tokens[id] = token
-                return true
-            }
-            if !kept { token.invalidate() }
+        let token = try subscribeElement(element)
+        let kept = lock.withLock {
+            let id = ObjectIdentifier(element)
+            guard !ended, counts[id] != nil, tokens[id] == nil else { return false }
+            tokens[id] = token
+            return true
         }
+        if !kept { token.invalidate() }
     }
 }
 

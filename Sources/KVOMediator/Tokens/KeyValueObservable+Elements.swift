@@ -97,23 +97,33 @@ extension KeyValueObservable {
         // An element's change: its record at its indexes now, in the collection registration's gate.
         members.subscribeElement = { [weak members] element throws(KVOError) in
             let element = KnownClass.cast(element, to: Element.self)
-            return try element.observe(paths.keyPath, options: elementOptions, file: site.file, line: site.line) {
-                [weak members] element, change in
-                guard let members, let place = members.place(of: element),
-                    let object = members.object(at: place, as: Self.self)
-                else { return }
-                // (One value each, for an element held once: an array literal, made with no generic code.)
-                let count = place.count
-                let record = KVOChange<[Value]>(
-                    kind: .setting,
-                    oldValue: change.oldValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
-                    newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
-                    indexes: place.indexes,
-                    isPrior: change.isPrior,
-                    holder: place.info
-                )
-                members.deliver(at: place) { deliver(object, record) }
-            }
+            let made = _RegistrationSites.enter(site.file, site.line, .token, observer: nil)
+            defer { _RegistrationSites.leave(made) }
+            // (Whole values: a change of an element's collection-typed property is its whole new value.)
+            let info: TypedKVOInfo<Element, Value> = KVODispatcher.shared._makeRegistration(
+                element,
+                reader: .typed(paths.keyPath),
+                options: elementOptions,
+                owner: nil,
+                box: _HandlerBox { (element: Element, change: KVOChange<Value>) in
+                    guard let members, let place = members.place(of: element, firedBy: change._keyPathHolder),
+                        let object = members.object(at: place, as: Self.self)
+                    else { return }
+                    // (One value each, for an element held once: an array literal, made with no generic code.)
+                    let count = place.count
+                    let record = KVOChange<[Value]>(
+                        kind: .setting,
+                        oldValue: change.oldValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
+                        newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
+                        indexes: place.indexes,
+                        isPrior: change.isPrior,
+                        holder: place.info
+                    )
+                    members.deliver(at: place) { deliver(object, record) }
+                }
+            )
+            info._wantWholeValues()
+            return try element._observe(info)
         }
         let values: @Sendable ([Element]) -> [Value] = { elements in
             untracked { elements.map { $0[keyPath: paths.keyPath] } }
@@ -153,8 +163,10 @@ extension KeyValueObservable {
             )
             deliver(object, record)
         }
-        let current = untracked { elements(self[keyPath: collection]) }
-        try members.start(collection: token, members: current.map { $0 as AnyObject })
+        let started = try members.start(collection: token) {
+            untracked { elements(self[keyPath: paths.collection]).map { $0 as AnyObject } }
+        }
+        let current = started.map { KnownClass.cast($0, to: Element.self) }
         if options.contains(.initial) {
             let record = KVOChange<[Value]>(
                 newValue: options.contains(.new) ? values(current) : nil,

@@ -220,6 +220,40 @@ import Testing
         #expect(album.kvoRegistrar.registrationCount == 0)
     }
 
+    @Test func settingTheWholeArrayKeepsObservingTheElementsThatStay() {
+        let album = Album(["a", "b"])
+        let kept = album.tracks[1]
+        let observer = TestObserver()
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: [.new]) { _, _, change in
+            records.append(change)
+        }
+        album.tracks.append(Track("c"))  // a set of the whole array
+        album.tracks.removeFirst()
+        #expect(kept.kvoRegistrar.registrationCount == 1)
+        kept.title = "B"
+        #expect(
+            records.changes == [
+                setting(nil, ["a", "b", "c"]), setting(nil, ["b", "c"]), setting(nil, ["B"], at: IndexSet(integer: 0)),
+            ]
+        )
+    }
+
+    @Test func aCollectionTypedPropertyOfAnElementComesWhole() {
+        let album = Album(["a"])
+        let observer = TestObserver()
+        let records = Recorder<[[String]]>()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.tags, options: [.old, .new]) { _, _, change in
+            records.append(change)
+        }
+        album.tracks[0].mutableArrayValue(for: \.tags).append("live")
+        #expect(
+            records.changes == [
+                KVOChange(oldValue: [[]], newValue: [["live"]], indexes: IndexSet(integer: 0), keyPath: \Album.tracks)
+            ]
+        )
+    }
+
     @Test func debugDescriptionListsItWithWhereItWasMade() {
         let album = Album(["a"])
         let observer = TestObserver()

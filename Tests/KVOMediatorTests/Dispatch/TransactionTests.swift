@@ -140,6 +140,20 @@ import Testing
         )
     }
 
+    @Test func anObjectReleasedAfterItsSetInATransactionGetsNothingAtTheEnd() throws {
+        var measures: Measures? = Measures()
+        let records = Recorder<Double>()
+        let token = try measures!.observe(\.rate, options: [.old, .new]) { _, change in records.append(change) }
+        weak let released = measures
+        withKVOTransaction {
+            measures!.rate = 1.5
+            measures = nil
+        }
+        #expect(released == nil)
+        #expect(records.count == 0)
+        #expect(!token.isValid)
+    }
+
     @Test func aPriorCallbackThatSetsThePropertyLeavesTheFinalRecordAsItWasWhenDeliveryBegan() {
         let account = Ledger()
         let observer = TestObserver()

@@ -4,6 +4,7 @@ import KVOMediator
 final class Track: KeyValueObservable, Hashable, @unchecked Sendable {  // changed by one thread at a time
     let kvoRegistrar = KVORegistrar()
     @Observed var title: String
+    @Observed var tags: [String] = []
 
     init(_ title: String) {
         self.title = title
