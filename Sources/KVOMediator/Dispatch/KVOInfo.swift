@@ -138,6 +138,12 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         return object.load()
     }
 
+    /// Sets what runs when the observed object deinitialises, before this registration starts.
+    @usableFromInline
+    final func _onObjectDeinit(_ body: @escaping @Sendable () -> Void) {
+        onObjectDeinit = body
+    }
+
     /// Makes this registration, not yet started, want whole values (as `wholeValuesWanted` says).
     @usableFromInline
     final func _wantWholeValues() {

@@ -21,6 +21,8 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     /// The consuming task, waiting in `next()` for an element (or the end).
     @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
     @usableFromInline var info: KVOInfo?
+    /// What else the stream keeps while it lives (an observation of elements: its token).
+    @usableFromInline var companion: AnyObject?
 
     @usableFromInline
     init(policy: KVOBufferingPolicy) {
@@ -74,6 +76,8 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
         lock.lock()
         finished = true
         let info = self.info
+        let companion = self.companion
+        self.companion = nil
         var waiter: UnsafeContinuation<Element?, Never>?
         if head == buffer.count {
             waiter = self.waiter
@@ -81,6 +85,7 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
         }
         lock.unlock()
         info.map(KVODispatcher.shared.end)
+        withExtendedLifetime(companion) {}
         waiter?.resume(returning: nil)
     }
 

@@ -89,6 +89,7 @@ extension KeyValueObservable {
         ordered: Bool,
         site: (file: StaticString, line: UInt),
         elements: @escaping @Sendable (Elements) -> [Element],
+        onObjectDeinit: (@Sendable () -> Void)? = nil,
         deliver: @escaping @Sendable (Self, KVOChange<[Value]>) -> Void
     ) throws(KVOError) -> KVOObservation where Self: SendableMetatype {
         let members = ElementMembers(ordered: ordered)
@@ -130,38 +131,50 @@ extension KeyValueObservable {
         }
         // A change of the collection: the members brought up to date, then the record of the values.
         let collectionOptions = options.intersection(.prior).union([.old, .new])
-        let token = try observe(collection, options: collectionOptions, file: site.file, line: site.line) {
-            [weak members] object, change in
-            guard let members else { return }
-            let removed = change.oldValue.map(elements)
-            let inserted = change.newValue.map(elements)
-            if change.isPrior {
-                let old = options.contains(.old) ? removed.map(values) : nil
+        let made = _RegistrationSites.enter(site.file, site.line, .token, observer: nil)
+        let collectionInfo: TypedKVOInfo<Self, Elements> = KVODispatcher.shared._makeRegistration(
+            self,
+            reader: .typed(paths.collection),
+            options: collectionOptions,
+            owner: nil,
+            box: _HandlerBox { [weak members] (object: Self, change: KVOChange<Elements>) in
+                guard let members else { return }
+                let removed = change.oldValue.map(elements)
+                let inserted = change.newValue.map(elements)
+                if change.isPrior {
+                    let old = options.contains(.old) ? removed.map(values) : nil
+                    let record = KVOChange<[Value]>(
+                        kind: change.kind,
+                        oldValue: old,
+                        indexes: change.indexes,
+                        isPrior: true,
+                        keyPath: paths.collection
+                    )
+                    return deliver(object, record)
+                }
+                guard
+                    members.collectionChanged(
+                        change.kind,
+                        removed: removed?.map { $0 as AnyObject } ?? [],
+                        inserted: inserted?.map { $0 as AnyObject } ?? [],
+                        indexes: change.indexes
+                    )
+                else { return }
                 let record = KVOChange<[Value]>(
                     kind: change.kind,
-                    oldValue: old,
-                    indexes: change.indexes,
-                    isPrior: true,
+                    oldValue: options.contains(.old) ? removed.map(values) : nil,
+                    newValue: options.contains(.new) ? inserted.map(values) : nil,
+                    indexes: ordered ? change.indexes : nil,
                     keyPath: paths.collection
                 )
-                return deliver(object, record)
+                deliver(object, record)
             }
-            guard
-                members.collectionChanged(
-                    change.kind,
-                    removed: removed?.map { $0 as AnyObject } ?? [],
-                    inserted: inserted?.map { $0 as AnyObject } ?? [],
-                    indexes: change.indexes
-                )
-            else { return }
-            let record = KVOChange<[Value]>(
-                kind: change.kind,
-                oldValue: options.contains(.old) ? removed.map(values) : nil,
-                newValue: options.contains(.new) ? inserted.map(values) : nil,
-                indexes: ordered ? change.indexes : nil,
-                keyPath: paths.collection
-            )
-            deliver(object, record)
+        )
+        if let onObjectDeinit { collectionInfo._onObjectDeinit(onObjectDeinit) }
+        let token: KVOObservation
+        do {
+            defer { _RegistrationSites.leave(made) }
+            token = try _observe(collectionInfo)
         }
         let started = try members.start(collection: token) {
             untracked { elements(self[keyPath: paths.collection]).map { $0 as AnyObject } }

@@ -254,6 +254,31 @@ import Testing
         )
     }
 
+    @Test func aStreamYieldsEachRecordAndFinishesWhenTheObjectGoes() async throws {
+        var album: Album? = Album(["a"])
+        let track = album!.tracks[0]
+        var iterator = try album!.changes(forEach: \.tracks, keyPath: \.title, options: [.initial, .new])
+            .makeAsyncIterator()
+        #expect(await iterator.next() == setting(nil, ["a"]))
+        track.title = "A"
+        #expect(await iterator.next() == setting(nil, ["A"], at: IndexSet(integer: 0)))
+        album!.mutableArrayValue(for: \.tracks).append(Track("b"))
+        #expect(await iterator.next() == record(.insertion, nil, ["b"], at: IndexSet(integer: 1)))
+        album = nil
+        #expect(await iterator.next() == nil)
+        #expect(track.kvoRegistrar.registrationCount == 0)
+    }
+
+    @Test func aStreamOfASetsMembersHasNoIndexes() async throws {
+        let album = Album()
+        let track = Track("a")
+        var iterator = try album.changes(forEach: \.favourites, keyPath: \.title, options: [.new]).makeAsyncIterator()
+        album.mutableSetValue(for: \.favourites).insert(track)
+        track.title = "A"
+        #expect(await iterator.next() == KVOChange(kind: .insertion, newValue: ["a"], keyPath: \Album.favourites))
+        #expect(await iterator.next() == KVOChange(newValue: ["A"], keyPath: \Album.favourites))
+    }
+
     @Test func debugDescriptionListsItWithWhereItWasMade() {
         let album = Album(["a"])
         let observer = TestObserver()
