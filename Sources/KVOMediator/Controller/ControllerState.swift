@@ -16,6 +16,11 @@ struct ControllerState {
     /// has no string form to look for.
     var hasObservedStrings = false
 
+    /// Whether an observation of `keyPath` of the elements of `collection` of the object at `id` is kept.
+    func observesElements(of id: ObjectIdentifier, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
+        elementObservations[id]?.contains { $0.collection == collection && $0.keyPath == keyPath } ?? false
+    }
+
     /// Forgets the observations of elements of the object at `id` that have ended (the object deinitialised:
     /// one later made at its address is another object).
     /// Returns them, to be released by the caller with the lock no longer held (their end waits for

@@ -19,7 +19,7 @@ extension KVOController: CustomDebugStringConvertible {
         for (index, entry) in snapshot.enumerated() {
             if index > 0 { lines.append("  ----") }
             let objectType = entry.infos[0].loadObject().map { "\(type(of: $0))" } ?? entry.infos[0].objectTypeName
-            lines.append("  <\(objectType): 0x\(String(UInt(bitPattern: entry.id), radix: 16))>")
+            lines.append("  <\(objectType): \(hexAddress(of: entry.id))>")
             for info in entry.infos {
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), \($0.form.description)" } ?? ""
                 lines.append("    \(describeKeyPath(of: info)) \(info.options)\(place)")
@@ -28,7 +28,7 @@ extension KVOController: CustomDebugStringConvertible {
         for (id, entries) in elements.sorted(by: { $0.key < $1.key }) {
             lines.append("  ----")
             let objectType = entries[0].token.info.loadObject().map { "\(type(of: $0))" } ?? "object"
-            lines.append("  <\(objectType): 0x\(String(UInt(bitPattern: id), radix: 16))>")
+            lines.append("  <\(objectType): \(hexAddress(of: id))>")
             for entry in entries {
                 let info = entry.token.info
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), each element" } ?? ""

@@ -117,11 +117,7 @@ extension KVOController {
     func _observesElements(of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
         let (observed, ended) = state.withLock { state in
             let ended = state.pruneElementObservations(of: ObjectIdentifier(object))
-            let observed =
-                state.elementObservations[ObjectIdentifier(object)]?.contains {
-                    $0.collection == collection && $0.keyPath == keyPath
-                } ?? false
-            return (observed, ended)
+            return (state.observesElements(of: ObjectIdentifier(object), collection, keyPath), ended)
         }
         withExtendedLifetime(ended) {}
         return observed
@@ -140,11 +136,7 @@ extension KVOController {
         let id = ObjectIdentifier(object)
         let (kept, ended) = state.withLock { state in
             let ended = state.pruneElementObservations(of: id)
-            if state.elementObservations[id]?.contains(where: { $0.collection == collection && $0.keyPath == keyPath })
-                ?? false
-            {
-                return (false, ended)
-            }
+            if state.observesElements(of: id, collection, keyPath) { return (false, ended) }
             state.elementObservations[id, default: []].append(entry)
             return (true, ended)
         }

@@ -133,8 +133,3 @@ extension KVOController {
 func describe(_ object: AnyObject) -> String {
     "<\(type(of: object)): \(hexAddress(of: object))>"
 }
-
-/// `0x…`: an object's address, for descriptions.
-func hexAddress(of object: AnyObject) -> String {
-    "0x" + String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16)
-}

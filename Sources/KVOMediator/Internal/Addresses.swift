@@ -350,3 +350,13 @@ enum FieldLocating {
         lock.unlock()
     }
 }
+
+/// An object's address as descriptions show it (`0x6000…`), with no reference held.
+func hexAddress(of object: AnyObject) -> String {
+    hexAddress(of: ObjectIdentifier(object))
+}
+
+/// The address an identifier stands for, as descriptions show it.
+func hexAddress(of id: ObjectIdentifier) -> String {
+    "0x" + String(UInt(bitPattern: id), radix: 16)
+}

@@ -11,14 +11,19 @@ extension KVORegistrar {
         let (ownerType, wrapped): (AnyObject.Type?, AnyKeyPath?) = withState { state in
             (state.ownerType, state.entryIndex(for: slot).flatMap { state.entry(at: $0).wrapped })
         }
+        // (The type's own code, for custom storage: asked with no lock held.)
+        let name = Self.name(of: slot, in: ownerType)
+        if case .field = slot { return (name, wrapped) }
+        return (name, nil)
+    }
+
+    /// The name `type` gives a slot of its objects: an `@Observed` property's, or what the type names
+    /// custom storage in ``KeyValueObservable/keyPathName(for:)``; nil for a lifetime, or when not known.
+    static func name(of slot: SlotKey, in type: AnyObject.Type?) -> String? {
         switch slot {
-        case .field(let offset):
-            return (ownerType.flatMap { ObservedFields.name(at: offset, in: $0) }, wrapped)
-        case .keyPath(let keyPath):
-            // The type's own code: asked with no lock held.
-            return ((ownerType as? any KeyValueObservable.Type)?.keyPathName(for: keyPath), nil)
-        case .lifetime:
-            return (nil, nil)
+        case .field(let offset): type.flatMap { ObservedFields.name(at: offset, in: $0) }
+        case .keyPath(let keyPath): (type as? any KeyValueObservable.Type)?.keyPathName(for: keyPath)
+        case .lifetime: nil
         }
     }
 }

@@ -80,7 +80,7 @@ extension KVORegistrar {
                 state.entryIndex(for: slot).map { Array(state.entry(at: $0).infos) } ?? []
             }
             return KVOTraceEntry(
-                object: "<\(type(of: object)): 0x\(String(UInt(bitPattern: ObjectIdentifier(object)), radix: 16))>",
+                object: "<\(type(of: object)): \(hexAddress(of: object))>",
                 keyPath: name(of: slot) ?? "<unnamed>",
                 oldValue: oldValue,
                 newValue: newValue,

@@ -34,14 +34,9 @@ extension Access {
     /// `Type.property` for the slot read (nil for a registration of an object's lifetime only): named from
     /// the type of the object read, as records name properties.
     var qualifiedName: String? {
+        if case .lifetime = slot { return nil }
         let type: AnyObject.Type? = objectType ?? registrar.withState { $0.ownerType }
         let typeName = type.map { "\($0)" } ?? "<object>"
-        let name: String?
-        switch slot {
-        case .field(let offset): name = type.flatMap { ObservedFields.name(at: offset, in: $0) }
-        case .keyPath(let keyPath): name = (type as? any KeyValueObservable.Type)?.keyPathName(for: keyPath)
-        case .lifetime: return nil
-        }
-        return "\(typeName).\(name ?? "<custom storage>")"
+        return "\(typeName).\(KVORegistrar.name(of: slot, in: type) ?? "<custom storage>")"
     }
 }
