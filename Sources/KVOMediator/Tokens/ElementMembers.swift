@@ -123,12 +123,6 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         for token in elements { token.invalidate() }
     }
 
-    /// The collection's registration, while the observation lives.
-    @usableFromInline
-    var collectionToken: KVOObservation? {
-        lock.withLock { collection }
-    }
-
     /// Runs `body`, a callback, in the collection registration's gate: not once the observation ended.
     @usableFromInline
     func deliver(at place: Place, _ body: () -> Void) {
