@@ -79,6 +79,37 @@ extension KVOController {
         )
     }
 
+    /// Stops observing `keyPath` of the elements of `collection` of `object`: its collection's and its
+    /// elements' registrations end, and no callback of it starts after this returns.
+    ///
+    /// ```swift
+    /// kvoController.unobserve(playlist, each: \.songs, keyPath: \.title)
+    /// ```
+    ///
+    /// Unobserving a nil object, or an observation this controller does not hold, ends nothing; observations
+    /// of other key paths of the same collection go on.
+    ///
+    /// - Parameters:
+    ///   - object: The object holding the collection.
+    ///   - collection: The array or set whose elements are observed.
+    ///   - keyPath: What is observed on each element.
+    public func unobserve<Object: KeyValueObservable, Elements: Collection, Value>(
+        _ object: Object?,
+        each collection: KeyPath<Object, Elements>,
+        keyPath: KeyPath<Elements.Element, Value>
+    ) {
+        guard let object else { return }
+        let id = ObjectIdentifier(object)
+        let ended: [ElementObservationEntry] = state.withLock { state in
+            guard let entries = state.elementObservations[id] else { return [] }
+            let matches = { (entry: ElementObservationEntry) in entry.collection == collection && entry.keyPath == keyPath }
+            state.elementObservations[id] = entries.contains { !matches($0) } ? entries.filter { !matches($0) } : nil
+            return entries.filter(matches)
+        }
+        // (Ended with the lock no longer held: an end waits for callbacks running on other threads.)
+        for entry in ended { entry.token.invalidate() }
+    }
+
     /// The forms' common part, where the types are known (see `_observeElements`).
     @inlinable
     func _observeElements<Object: KeyValueObservable & SendableMetatype, Elements, Element, Value>(

@@ -184,9 +184,12 @@ public final class KVOController<Observer: AnyObject> {
         withExtendedLifetime(retained) {}
     }
 
-    /// The number of registrations this controller holds.
+    /// The number of registrations this controller holds: one per key path of each object it observes,
+    /// and one per observation of a collection's elements (`observe(_:each:keyPath:…)`) that has not ended.
     public var observationCount: Int {
-        state.withLock { $0.table.count }
+        state.withLock { state in
+            state.table.count + state.elementObservations.values.reduce(0) { $0 + $1.count(where: \.token.isValid) }
+        }
     }
 }
 

@@ -69,6 +69,13 @@ enum _DistinctValues {
         return current is AnyClass
     }
 
+    /// Whether two arrays of values are the same, value by value (an observation of elements' values: a set
+    /// of the whole collection whose elements all read as before).
+    @usableFromInline
+    static func sameElements<Value>(_ old: [Value], _ new: [Value]) -> Bool {
+        old.count == new.count && zip(old, new).allSatisfy { same($0, $1) }
+    }
+
     /// Whether two boxed values are the same, by the rules above applied to what they hold: optionals level
     /// by level (both nil at the same level are the same), objects by identity, `Equatable` values of one
     /// type by `==`; anything else is not the same.

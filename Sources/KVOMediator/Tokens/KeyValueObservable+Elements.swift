@@ -16,7 +16,8 @@ extension KeyValueObservable {
     ///   record first;
     /// - a mutation through `mutableArrayValue(for:)` (or announced by hand): its kind and indexes, the
     ///   values of the elements removed (`oldValue`) and inserted (`newValue`);
-    /// - a set of the whole array: `.setting` of the values of every old and every new element;
+    /// - a set of the whole array: `.setting` of the values of every old and every new element (with
+    ///   `.distinct` and no `.prior`, nothing when each value is the same as before, in order);
     /// - `.initial`: the values of every element now.
     ///
     /// An element is observed while the array holds it: once it has left, its changes deliver nothing,
@@ -160,10 +161,17 @@ extension KeyValueObservable {
                         indexes: change.indexes
                     )
                 else { return }
+                let (oldValues, newValues) = (removed.map(values), inserted.map(values))
+                // (`.distinct`: a set of the whole collection that leaves every value as it was.)
+                if options.contains(.distinct), !options.contains(.prior), change.kind == .setting,
+                    let oldValues, let newValues, _DistinctValues.sameElements(oldValues, newValues)
+                {
+                    return
+                }
                 let record = KVOChange<[Value]>(
                     kind: change.kind,
-                    oldValue: options.contains(.old) ? removed.map(values) : nil,
-                    newValue: options.contains(.new) ? inserted.map(values) : nil,
+                    oldValue: options.contains(.old) ? oldValues : nil,
+                    newValue: options.contains(.new) ? newValues : nil,
                     indexes: ordered ? change.indexes : nil,
                     keyPath: paths.collection
                 )

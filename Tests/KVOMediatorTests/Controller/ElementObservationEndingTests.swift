@@ -1,0 +1,104 @@
+import Foundation
+import KVOMediator
+import Testing
+
+/// Observations of elements through a controller: ended one by one, counted, and `.distinct`.
+@Suite struct ElementObservationEndingTests {
+    @Test func unobserveEachEndsOnlyThatObservation() {
+        let album = Album(["a"])
+        let song = album.tracks[0]
+        let observer = TestObserver()
+        let titles = CallCounter()
+        let tags = CallCounter()
+        let whole = CallCounter()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in titles.increment() }
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.tags) { _, _, _ in tags.increment() }
+        observer.kvoController.observe(album, keyPath: \.tracks) { _, _, _ in whole.increment() }
+        #expect(observer.kvoController.observationCount == 3)
+
+        observer.kvoController.unobserve(album, each: \.tracks, keyPath: \.title)
+        #expect(observer.kvoController.observationCount == 2)
+        song.title = "A"
+        song.tags = ["x"]
+        album.mutableArrayValue(for: \.tracks).append(Track("b"))
+        #expect(titles.count == 0)
+        #expect(tags.count == 2)
+        #expect(whole.count == 1)
+        #expect(song.kvoRegistrar.registrationCount == 1)  // the tags' observation only
+
+        // Unobserving what is not observed, or a nil object, ends nothing.
+        observer.kvoController.unobserve(album, each: \.tracks, keyPath: \.title)
+        observer.kvoController.unobserve(nil as Album?, each: \.tracks, keyPath: \.tags)
+        #expect(observer.kvoController.observationCount == 2)
+    }
+
+    @Test func unobserveEachOfASetEndsItAndItCanBeMadeAgain() {
+        let album = Album()
+        let song = Track("a")
+        album.favourites = [song]
+        let observer = TestObserver()
+        let records = CallCounter()
+        observer.kvoController.observe(album, each: \.favourites, keyPath: \.title) { _, _, _ in records.increment() }
+        observer.kvoController.unobserve(album, each: \.favourites, keyPath: \.title)
+        song.title = "A"
+        #expect(records.count == 0)
+        #expect(song.kvoRegistrar.registrationCount == 0)
+        #expect(album.kvoRegistrar.registrationCount == 0)
+        #expect(observer.kvoController.observationCount == 0)
+
+        observer.kvoController.observe(album, each: \.favourites, keyPath: \.title) { _, _, _ in records.increment() }
+        song.title = "B"
+        #expect(records.count == 1)
+    }
+
+    @Test func theCountDropsWhenTheObservedObjectGoes() {
+        let observer = TestObserver()
+        weak var gone: Album?
+        do {
+            let album = Album(["a"])
+            gone = album
+            observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+            #expect(observer.kvoController.observationCount == 1)
+        }
+        #expect(gone == nil)
+        #expect(observer.kvoController.observationCount == 0)
+    }
+
+    @Test func distinctSkipsAnEqualElementValueAndAnEqualWholeSet() {
+        let album = Album(["a", "b"])
+        let observer = TestObserver()
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: [.old, .new, .distinct]) {
+            _,
+            _,
+            change in records.append(change)
+        }
+        album.tracks[0].title = "a"  // the same value: nothing
+        album.tracks = [Track("a"), Track("b")]  // other elements, the same values in order: nothing
+        #expect(records.count == 0)
+
+        album.tracks = [Track("b"), Track("a")]  // the same values in another order
+        album.tracks[1].title = "A"
+        let proxy = album.mutableArrayValue(for: \.tracks)
+        proxy.replace(at: 0, with: Track("b"))  // a membership change: always delivered
+        #expect(
+            records.changes == [
+                KVOChange(kind: .setting, oldValue: ["a", "b"], newValue: ["b", "a"], keyPath: \Album.tracks),
+                KVOChange(
+                    kind: .setting,
+                    oldValue: ["a"],
+                    newValue: ["A"],
+                    indexes: IndexSet(integer: 1),
+                    keyPath: \Album.tracks
+                ),
+                KVOChange(
+                    kind: .replacement,
+                    oldValue: ["b"],
+                    newValue: ["b"],
+                    indexes: IndexSet(integer: 0),
+                    keyPath: \Album.tracks
+                ),
+            ]
+        )
+    }
+}
