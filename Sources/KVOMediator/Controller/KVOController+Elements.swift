@@ -102,7 +102,9 @@ extension KVOController {
         let id = ObjectIdentifier(object)
         let ended: [ElementObservationEntry] = state.withLock { state in
             guard let entries = state.elementObservations[id] else { return [] }
-            let matches = { (entry: ElementObservationEntry) in entry.collection == collection && entry.keyPath == keyPath }
+            let matches = { (entry: ElementObservationEntry) in
+                entry.collection == collection && entry.keyPath == keyPath
+            }
             state.elementObservations[id] = entries.contains { !matches($0) } ? entries.filter { !matches($0) } : nil
             return entries.filter(matches)
         }
