@@ -102,3 +102,63 @@ import Testing
         )
     }
 }
+
+/// Observations of elements in a transaction: one record per element changed and one for the collection,
+/// when it ends, in the order of their first change; membership records read the values then.
+@Suite struct ElementObservationTransactionTests {
+    private typealias Records = Recorder<[String]>
+
+    private func observe(_ album: Album, _ observer: TestObserver, options: KVOOptions = [.old, .new]) -> Records {
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: options) { _, _, change in
+            records.append(change)
+        }
+        return records
+    }
+
+    @Test func elementChangesAndAnInsertionComeOnceEachWhenItEnds() {
+        let album = Album(["a", "b"])
+        let observer = TestObserver()
+        let records = observe(album, observer, options: [.old, .new, .prior])
+        withKVOTransaction {
+            album.tracks[1].title = "B"
+            album.tracks[1].title = "BB"
+            let joining = Track("z")
+            album.mutableArrayValue(for: \.tracks).append(joining)
+            joining.title = "Z"  // joined in the transaction: its value at the end is the insertion's
+            #expect(records.count == 0)
+        }
+        #expect(
+            records.changes == [
+                KVOChange(oldValue: ["b"], indexes: IndexSet(integer: 1), isPrior: true, keyPath: \Album.tracks),
+                KVOChange(oldValue: ["b"], newValue: ["BB"], indexes: IndexSet(integer: 1), keyPath: \Album.tracks),
+                KVOChange(kind: .insertion, indexes: IndexSet(integer: 2), isPrior: true, keyPath: \Album.tracks),
+                KVOChange(kind: .insertion, newValue: ["Z"], indexes: IndexSet(integer: 2), keyPath: \Album.tracks),
+            ]
+        )
+        album.tracks[2].title = "Zed"
+        #expect(
+            records.changes.last
+                == KVOChange(oldValue: ["Z"], newValue: ["Zed"], indexes: IndexSet(integer: 2), keyPath: \Album.tracks)
+        )
+    }
+
+    @Test func anElementThatLeavesInItIsSilentAfterwards() {
+        let album = Album(["a", "b"])
+        let leaving = album.tracks[0]
+        let observer = TestObserver()
+        let records = observe(album, observer)
+        withKVOTransaction {
+            _ = album.mutableArrayValue(for: \.tracks).remove(at: 0)
+            leaving.title = "gone"  // left already: nothing of its own, and the removal reads it at the end
+        }
+        #expect(
+            records.changes == [
+                KVOChange(kind: .removal, oldValue: ["gone"], indexes: IndexSet(integer: 0), keyPath: \Album.tracks)
+            ]
+        )
+        leaving.title = "later"
+        #expect(records.count == 1)
+        #expect(leaving.kvoRegistrar.registrationCount == 0)
+    }
+}

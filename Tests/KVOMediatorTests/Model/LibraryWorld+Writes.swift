@@ -63,6 +63,13 @@ extension LibraryWorld {
                     }
                 }
             }
+        case .assignCrew(let slot, let members):
+            let objects = members.compactMap { linkBs[$0] }
+            if objects.count == members.count { onRoot(slot) { $0.crew = objects } }
+        case .editCrew(let slot, let edit):
+            let members = linkBs
+            guard let edit = edit.mapElements({ members[$0] == nil ? nil : $0 }) else { break }
+            onRoot(slot) { edit.apply(to: $0.mutableArrayValue(for: \.crew)) { members[$0]! } }
         default: return false
         }
         return true
@@ -92,6 +99,24 @@ extension ArrayEdit {
         case .replace(let index, let element):
             // Both spellings of a replacement.
             if element.isMultiple(of: 2) { array[index] = element } else { array.replace(at: index, with: element) }
+        case .removeAll: array.removeAll()
+        }
+    }
+
+    /// The same edit of an array of objects, whose elements the edit names by number (`member` finds them).
+    func apply<Element>(to array: KVOMutableArray<some KeyValueObservable, Element>, member: (Int) -> Element) {
+        switch self {
+        case .append(let element): array.append(member(element))
+        case .appendTwo(let first, let second): array.append(contentsOf: [member(first), member(second)])
+        case .insert(let element, let index): array.insert(member(element), at: index)
+        case .remove(let index): array.remove(at: index)
+        case .removeSeveral(let indexes): array.remove(at: indexes)
+        case .replace(let index, let element):
+            if element.isMultiple(of: 2) {
+                array[index] = member(element)
+            } else {
+                array.replace(at: index, with: member(element))
+            }
         case .removeAll: array.removeAll()
         }
     }

@@ -41,6 +41,9 @@ extension ModelOperation: CustomStringConvertible {
         case .assignQueue(let root, let queue): "roots[\(root)].queue = \(queue)"
         case .mutateMarks(let root, let mutation, let objects):
             "roots[\(root)].withChange(.\(mutation), using: \(objects.sorted()), of: \\.marks) { … }"
+        case .assignCrew(let root, let members): "roots[\(root)].crew = \(members.map { "linkBs[\($0)]" })"
+        case .editCrew(let root, let edit):
+            "roots[\(root)].mutableArrayValue(for: \\.crew).\(edit)  // elements: linkBs slots"
         case .newObserver(let slot, let retains):
             "observers[\(slot)] = ModelObserver(); its controller = KVOController(observer:, retainsObserved: \(retains))"
         case .dropObserver(let slot): "observers[\(slot)] = nil"
@@ -54,8 +57,9 @@ extension ModelOperation: CustomStringConvertible {
             "observers[\(observer)].controller.observe(\(target), \(keyText(keys, form: form)), options: \(options))"
                 + " {\(form)}  // \(keys.count == 1 ? "one registration" : "\(keys.count) registrations")"
         case .unobserveKey(let observer, let target, let key, let byString):
-            "observers[\(observer)].controller.unobserve(\(target), keyPath: "
-                + (byString ? "\"\(key.stringPath ?? "?")\")" : "\(key))")
+            "observers[\(observer)].controller.unobserve(\(target), "
+                + (key == .eachCrewValue
+                    ? "\(key))" : byString ? "keyPath: \"\(key.stringPath ?? "?")\")" : "keyPath: \(key))")
         case .unobserveObject(let observer, let target): "observers[\(observer)].controller.unobserve(\(target))"
         case .unobserveAll(let observer): "observers[\(observer)].controller.unobserveAll()"
         case .newToken(let slot, let target, let key, let options):
@@ -64,7 +68,9 @@ extension ModelOperation: CustomStringConvertible {
         case .dropToken(let slot): "tokens[\(slot)] = nil"
         case .openValues(let slot, let target, let key): "streams[\(slot)] = try \(target).values(for: \(key))"
         case .openChanges(let slot, let target, let key, let options):
-            "streams[\(slot)] = try \(target).changes(for: \(key), options: \(options))"
+            key == .eachCrewValue
+                ? "streams[\(slot)] = try \(target).changes(forEach: \\.crew, keyPath: \\.value, options: \(options))"
+                : "streams[\(slot)] = try \(target).changes(for: \(key), options: \(options))"
         case .closeStream(let slot): "streams[\(slot)]: cancel its task and read what it buffered"
         case .arm(let registration, let action): "r\(registration)'s next callback: \(action)"
         case .expectNoRegistrations: "// every object left has no registration"
@@ -80,7 +86,9 @@ extension ModelOperation: CustomStringConvertible {
         switch form {
         case .string: "keyPath: \"\(keys.first?.stringPath ?? "?")\""
         case .keyPathsBlock, .delegate: "keyPaths: [\(keys.map(\.description).joined(separator: ", "))]"
-        case .block, .action, .coalesced: "keyPath: \(keys.first.map(\.description) ?? "?")"
+        case .block, .action, .coalesced:
+            keys.first == .eachCrewValue
+                ? "\(ModelKey.eachCrewValue)" : "keyPath: \(keys.first.map(\.description) ?? "?")"
         }
     }
 }

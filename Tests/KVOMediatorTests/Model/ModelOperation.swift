@@ -39,6 +39,10 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
     /// `\ModelRoot.peer?.value`, or `"peer.value"`: a chain through an `@ObservedWeak` link, which
     /// breaks (one record, new value nil) when the last link it holds is released.
     case peerValue
+    /// `each: \ModelRoot.crew, keyPath: \ModelLinkB.value`: the `value` of every last link in the root's
+    /// `crew`, observed element by element (`ReferenceModel+Elements`); made only in the block form of a
+    /// controller, as a token and as a change stream.
+    case eachCrewValue
 
     static let rootKeys: [ModelKey] = [
         .x, .chain, .pick, .summary, .level, .songs, .tags, .count, .chainItems, .chainLabel, .queue, .marks,
@@ -70,7 +74,7 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .items: "items"
         case .marks: "marks"
         case .peerValue: "peer.value"
-        case .pick, .summary, .level, .chainLabel, .label, .queue: nil
+        case .pick, .summary, .level, .chainLabel, .label, .queue, .eachCrewValue: nil
         }
     }
 
@@ -93,10 +97,11 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .queue: "queue"
         case .marks: "marks"
         case .peerValue: "peer?.value"
+        case .eachCrewValue: "crew[each].value"
         }
     }
 
-    var description: String { "\\." + swiftName }
+    var description: String { self == .eachCrewValue ? "each: \\.crew, keyPath: \\.value" : "\\." + swiftName }
 }
 
 /// An observed object of the world, by the slot that holds it.
@@ -219,6 +224,10 @@ enum ModelOperation: Hashable {
     case assignQueue(root: Int, [Int])
     /// `roots[root].marks` changed by `mutation` with `objects`, announced with `willChange(_:using:for:)`.
     case mutateMarks(root: Int, KVOSetMutation, [Int])
+    /// `roots[root].crew = members.map { linkBs[$0] }`.
+    case assignCrew(root: Int, members: [Int])
+    /// `roots[root].mutableArrayValue(for: \.crew)`, mutated; the edit's elements are `linkBs` slots.
+    case editCrew(root: Int, ArrayEdit)
 
     case newObserver(slot: Int, retains: Bool)
     case dropObserver(slot: Int)
@@ -248,8 +257,9 @@ enum ModelOperation: Hashable {
     /// `withKVOTransaction { … }` around writes that release nothing (no link is changed in it).
     indirect case transaction([ModelOperation])
 
-    /// Whether the write can go in a transaction: it changes no link (so nothing is released inside it)
-    /// and reports no misuse.
+    /// Whether the write can go in a transaction: it changes no link (so nothing is released inside it),
+    /// no root's `crew` (an observation of elements reads the values of those that leave when it is told,
+    /// at the transaction's end: the model does not state that) and reports no misuse.
     var isTransactable: Bool {
         switch self {
         case .setX, .setY, .setFlag, .setLevel, .setValue, .setChainValue, .setLabel, .assignItems, .editItems,

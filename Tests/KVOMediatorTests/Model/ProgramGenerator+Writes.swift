@@ -28,6 +28,7 @@ extension ProgramGenerator {
         if random.chance(8), let write = setByStringWrite() { return write }
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
+        if random.chance(7), let write = crewWrite(root: root) { return write }
         let state = model.root(model.rootSlots[root]!)
         // A weak link made or replaced (last links are released by lifetimes: `dropLinkB`, a new one in its slot).
         if random.chance(5) { return .linkPeer(root: root, to: someLink(model.linkBSlots)) }
@@ -70,6 +71,35 @@ extension ProgramGenerator {
         case 3, 4: return .setLabel(b: slot, freshValue())
         case 5: return .assignItems(b: slot, (0..<random.below(4)).map { _ in freshValue() })
         default: return .editItems(b: slot, arrayEdit(count: model.linkB(model.linkBSlots[slot]!).items.count))
+        }
+    }
+
+    /// A write of a root's crew (the members are `linkBs` slots, so a member may be held twice): assigned,
+    /// or mutated through the proxy.
+    private mutating func crewWrite(root: Int) -> ModelOperation? {
+        let count = model.root(model.rootSlots[root]!).crew.count
+        let members = filled(model.linkBSlots)
+        if random.chance(15) {
+            return .assignCrew(
+                root: root,
+                members: (0..<random.below(4)).compactMap { _ in random.element(of: members) }
+            )
+        }
+        if count == 0 || (count < 5 && random.chance(50)) {
+            guard let member = random.element(of: members), let other = random.element(of: members) else { return nil }
+            switch random.below(3) {
+            case 0: return .editCrew(root: root, .append(member))
+            case 1: return .editCrew(root: root, .appendTwo(member, other))
+            default: return .editCrew(root: root, .insert(member, at: random.below(count + 1)))
+            }
+        }
+        switch random.below(5) {
+        case 0, 1: return .editCrew(root: root, .remove(at: random.below(count)))
+        case 2:
+            guard let member = random.element(of: members) else { return nil }
+            return .editCrew(root: root, .replace(at: random.below(count), with: member))
+        case 3: return .editCrew(root: root, .removeSeveral(IndexSet([random.below(count), random.below(count)])))
+        default: return .editCrew(root: root, .removeAll)
         }
     }
 

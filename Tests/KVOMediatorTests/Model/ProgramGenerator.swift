@@ -120,6 +120,12 @@ struct ProgramGenerator {
         return random.element(of: ModelKey.rootKeys)!
     }
 
+    /// A key of `target`, or for a root one time in ten its crew's values element by element.
+    mutating func someKeyOrEach(of target: ModelTarget) -> ModelKey {
+        if case .root = target, random.chance(10) { return .eachCrewValue }
+        return someKey(of: target)
+    }
+
     /// A slot of `slots` or nil (`= nil`) one time in six.
     mutating func someLink(_ slots: [Int?]) -> Int? {
         random.chance(16) ? nil : random.element(of: filled(slots))
@@ -175,6 +181,15 @@ struct ProgramGenerator {
 
     private mutating func observe() -> ModelOperation? {
         guard let slot = someControllerSlot(), let target = someTarget() else { return nil }
+        if case .root = target, random.chance(10) {
+            return .observe(
+                observer: slot,
+                form: .block,
+                target: target,
+                keys: [.eachCrewValue],
+                options: random.observationOptions()
+            )
+        }
         let form = random.element(of: ObserveForm.allCases)!
         var keys = [someKey(of: target)]
         if form == .keyPathsBlock || form == .delegate, random.chance(40) {
@@ -214,7 +229,7 @@ struct ProgramGenerator {
         case 1: return random.element(of: tokens).map { .dropToken(slot: $0) }
         default:
             guard let target = someTarget() else { return nil }
-            let key = someKey(of: target)
+            let key = someKeyOrEach(of: target)
             return .newToken(slot: random.below(4), target: target, key: key, options: random.observationOptions())
         }
     }
@@ -226,6 +241,9 @@ struct ProgramGenerator {
         guard let slot = random.element(of: free), let target = someTarget() else { return nil }
         let key = someKey(of: target)
         if random.chance(50) { return .openValues(slot: slot, target: target, key: key) }
+        if case .root = target, random.chance(12) {
+            return .openChanges(slot: slot, target: target, key: .eachCrewValue, options: random.observationOptions())
+        }
         return .openChanges(slot: slot, target: target, key: key, options: random.observationOptions())
     }
 }

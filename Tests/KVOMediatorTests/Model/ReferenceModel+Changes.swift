@@ -14,33 +14,45 @@ extension ReferenceModel {
 
     /// An announced change of `slot` (a set, or a will/did pair around `mutation`). `comparesValues` false:
     /// a change whose old value cannot be read (a weak referent's death), which `.distinct` delivers.
+    /// (An element-wise registration reached by a member's change records it at the member's indexes:
+    /// `ReferenceModel+Elements`.)
     mutating func change(_ slot: ModelSlot, comparesValues: Bool = true, _ mutation: (inout ReferenceModel) -> Void) {
         let affected = registrations(reading: slot)
         if transaction != nil {
-            for registration in affected { deferChange(of: registration) }
+            for registration in affected { deferChange(of: registration, changing: slot) }
             return mutation(&self)
         }
         var before: [Int: ModelValue] = [:]
+        var places: [Int: IndexSet] = [:]
         for registration in affected {
-            let old = value(of: registration.key, on: registration.object)
+            let old = reading(registration, changing: slot)
+            let place = elementPlace(of: registration, changing: slot)
             before[registration.id] = old
+            places[registration.id] = place
             if registration.options.contains(.prior) {
+                let recorded = Self.recorded(old, at: place)
                 deliver(
                     registration.id,
-                    ModelRecord(old: registration.options.contains(.old) ? old : nil, isPrior: true)
+                    ModelRecord(
+                        old: registration.options.contains(.old) ? recorded : nil,
+                        indexes: place,
+                        isPrior: true
+                    )
                 )
             }
         }
         mutation(&self)
         for registration in affected {
             let options = registration.options
-            let new = value(of: registration.key, on: registration.object)
+            let new = reading(registration, changing: slot)
             if comparesValues, options.contains(.distinct), before[registration.id] == new { continue }
+            let place = places[registration.id]
             deliver(
                 registration.id,
                 ModelRecord(
-                    old: options.contains(.old) ? before[registration.id] : nil,
-                    new: options.contains(.new) ? new : nil
+                    old: options.contains(.old) ? before[registration.id].map { Self.recorded($0, at: place) } : nil,
+                    new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
+                    indexes: place
                 )
             )
         }
@@ -59,7 +71,7 @@ extension ReferenceModel {
         let affected = registrations(reading: slot)
         if transaction != nil {
             for registration in affected {
-                deferChange(of: registration)
+                deferChange(of: registration, changing: slot)
                 if registration.getsCollectionKinds {
                     deferCollectionChange(
                         of: registration,
@@ -270,6 +282,10 @@ extension ReferenceModel {
         case .assignQueue(let slot, let queue): setRoot(slot, .queue) { $0.queue = queue }
         case .mutateMarks(let slot, let mutation, let objects):
             if let root = rootSlots[slot] { mutateSet(ModelSlot(object: root, field: .marks), mutation, Set(objects)) }
+        case .assignCrew(let slot, let members):
+            let objects = members.compactMap { linkBSlots[$0] }
+            if let root = rootSlots[slot], objects.count == members.count { assignCrew(of: root, objects) }
+        case .editCrew(let slot, let edit): if let root = rootSlots[slot] { editCrew(of: root, edit) }
         default: return false
         }
         return true

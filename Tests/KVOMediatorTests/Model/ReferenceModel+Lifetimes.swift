@@ -216,7 +216,9 @@ extension ReferenceModel {
         while let id = pending.popLast() {
             guard alive.insert(id).inserted else { continue }
             switch objects[id]! {
-            case .root(let state): if let a = state.a { pending.append(a) }
+            case .root(let state):
+                if let a = state.a { pending.append(a) }
+                pending += state.crew
             case .linkA(let b): if let b { pending.append(b) }
             case .linkB: break
             }

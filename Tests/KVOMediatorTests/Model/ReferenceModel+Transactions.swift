@@ -2,17 +2,25 @@ import Foundation
 import KVOMediator
 
 /// A transaction's deferred changes, in the model: each registration a change reaches is noted with
-/// its value before its first change; the collection mutation is kept while it is the only change.
+/// its value before its first change; the collection mutation is kept while it is the only change. An
+/// element-wise registration is noted once per member whose `value` changes (the library registers with
+/// each member), and once for its crew.
 struct ModelTransaction {
+    /// A registration, and the member it was reached through (nil: its own key).
+    struct Key: Hashable {
+        let registration: Int
+        let member: Int?
+    }
+
     struct Deferred {
         let old: ModelValue
         var changes = 1
         var collection: (kind: KVOChangeKind, indexes: IndexSet?, removed: ModelValue?, inserted: ModelValue?)?
     }
 
-    /// Registrations in the order of their first change.
-    var order: [Int] = []
-    var deferred: [Int: Deferred] = [:]
+    /// Registrations (and members) in the order of their first change.
+    var order: [Key] = []
+    var deferred: [Key: Deferred] = [:]
 }
 
 /// `withKVOTransaction`'s rules: when it ends, each registration whose value it changed gets one
@@ -20,14 +28,16 @@ struct ModelTransaction {
 /// before it); a collection changed once keeps its kind and indexes; with `.distinct`, a value that
 /// ends where it started gets nothing.
 extension ReferenceModel {
-    mutating func deferChange(of registration: ModelRegistration) {
-        if transaction!.deferred[registration.id] != nil {
-            transaction!.deferred[registration.id]!.changes += 1
-            transaction!.deferred[registration.id]!.collection = nil
+    mutating func deferChange(of registration: ModelRegistration, changing slot: ModelSlot) {
+        let member = elementPlace(of: registration, changing: slot) != nil ? slot.object : nil
+        let key = ModelTransaction.Key(registration: registration.id, member: member)
+        if transaction!.deferred[key] != nil {
+            transaction!.deferred[key]!.changes += 1
+            transaction!.deferred[key]!.collection = nil
             return
         }
-        transaction!.order.append(registration.id)
-        transaction!.deferred[registration.id] = .init(old: value(of: registration.key, on: registration.object))
+        transaction!.order.append(key)
+        transaction!.deferred[key] = .init(old: reading(registration, changing: slot))
     }
 
     mutating func deferCollectionChange(
@@ -37,17 +47,17 @@ extension ReferenceModel {
         removed: ModelValue?,
         inserted: ModelValue?
     ) {
-        guard let entry = transaction!.deferred[registration.id], entry.changes == 1, entry.collection == nil else {
-            return
-        }
-        transaction!.deferred[registration.id]!.collection = (kind, indexes, removed, inserted)
+        let key = ModelTransaction.Key(registration: registration.id, member: nil)
+        guard let entry = transaction!.deferred[key], entry.changes == 1, entry.collection == nil else { return }
+        transaction!.deferred[key]!.collection = (kind, indexes, removed, inserted)
     }
 
     mutating func endTransaction() {
         let ended = transaction!
         transaction = nil
-        for id in ended.order {
-            guard let registration = registrations[id], let entry = ended.deferred[id] else { continue }
+        for key in ended.order {
+            let id = key.registration
+            guard let registration = registrations[id], let entry = ended.deferred[key] else { continue }
             let options = registration.options
             if entry.changes == 1, let collection = entry.collection {
                 if options.contains(.prior) {
@@ -72,14 +82,25 @@ extension ReferenceModel {
                 )
                 continue
             }
-            let new = value(of: registration.key, on: registration.object)
+            // (A member's record is at its indexes when the transaction ends, as the library tells it then.)
+            let changed = key.member.map { ModelSlot(object: $0, field: .value) }
+            let place = changed.flatMap { elementPlace(of: registration, changing: $0) }
+            if changed != nil, place?.isEmpty ?? true { continue }  // it left the crew
+            let new =
+                changed.map { reading(registration, changing: $0) }
+                ?? value(of: registration.key, on: registration.object)
             if options.contains(.distinct), entry.old == new { continue }
+            let old = Self.recorded(entry.old, at: place)
             if options.contains(.prior) {
-                deliver(id, ModelRecord(old: options.contains(.old) ? entry.old : nil, isPrior: true))
+                deliver(id, ModelRecord(old: options.contains(.old) ? old : nil, indexes: place, isPrior: true))
             }
             deliver(
                 id,
-                ModelRecord(old: options.contains(.old) ? entry.old : nil, new: options.contains(.new) ? new : nil)
+                ModelRecord(
+                    old: options.contains(.old) ? old : nil,
+                    new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
+                    indexes: place
+                )
             )
         }
     }

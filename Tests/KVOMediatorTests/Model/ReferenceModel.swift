@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks, peer
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks, peer, crew
 }
 
 /// One property of one object (by the object's number).
@@ -26,6 +26,8 @@ struct RootState {
     var level = 0
     var queue: [Int] = []
     var marks: Set<Int> = []
+    /// Last links, by object number, held strongly.
+    var crew: [Int] = []
 }
 
 /// A `ModelLinkB`'s state.
@@ -73,7 +75,7 @@ struct ModelRegistration {
     /// Collection mutations reach it with their kind and indexes: every registration of the
     /// collection itself, whatever its form, except a value stream, which wants whole values.
     var getsCollectionKinds: Bool {
-        guard key.isCollection, coalescing == nil else { return false }
+        guard key.isCollection || key == .eachCrewValue, coalescing == nil else { return false }
         if case .valueStream = front { return false }
         return true
     }
@@ -199,6 +201,7 @@ struct ReferenceModel {
         case .queue: .list(root(object).queue)
         case .marks: .bag(root(object).marks)
         case .peerValue: root(object).peer.map { .int(linkB($0).value) } ?? .null
+        case .eachCrewValue: .list(root(object).crew.map { linkB($0).value })
         }
     }
 
@@ -231,6 +234,9 @@ struct ReferenceModel {
             return [link] + (root(object).peer.map { [ModelSlot(object: $0, field: .value)] } ?? [])
         case .value, .items, .label:
             return Self.lastLinkFields(of: registration.key).map { ModelSlot(object: object, field: $0) }
+        case .eachCrewValue:
+            let members = Set(root(object).crew).sorted().map { ModelSlot(object: $0, field: .value) }
+            return [ModelSlot(object: object, field: .crew)] + members
         }
     }
 

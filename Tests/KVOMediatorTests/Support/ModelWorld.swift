@@ -6,7 +6,8 @@ import KVOMediator
 /// `a?.b?.label`, ending at a declared dependency), a computed property with conditional reads
 /// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
 /// announced property, an array with custom storage whose changes are announced with their indexes
-/// (`queue`), a set whose mutations are announced by hand (`marks`), and a weak link (`peer?.value`).
+/// (`queue`), a set whose mutations are announced by hand (`marks`), a weak link (`peer?.value`), and an
+/// array of last links whose `value`s are observed element by element (`crew`).
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -21,6 +22,8 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
     @ObservedWeak var peer: ModelLinkB?
     @Observed var songs: [Int] = []
     @Observed var tags: Set<Int> = []
+    /// Last links, held strongly (one may be held twice): `observe(each: \.crew, keyPath: \.value)`.
+    @Observed var crew: [ModelLinkB] = []
     @Observed(automaticallyNotifies: false) var count = 0
     /// Changed by hand with set mutations (`willChange(_:using:for:)`).
     @Observed(automaticallyNotifies: false) var marks: Set<Int> = []
