@@ -13,6 +13,17 @@ extension KVOInfo {
         leave()
     }
 
+    /// `deliver(_:)`, with the observed object loaded in the gate: nothing once it is gone.
+    @inline(__always)
+    final func deliverWithObject(_ body: (AnyObject) -> Void) {
+        guard tryEnter() else { return }
+        if let object = object.load() {
+            markDeliveredChange()
+            asCallback { body(object) }
+        }
+        leave()
+    }
+
     /// Notes that a record other than the `.initial` one is delivered: that it made a record (its name
     /// is then kept when it ends) and, in debug builds, a change (see `KVOObservation.reportIfDiscarded`).
     @inline(__always)

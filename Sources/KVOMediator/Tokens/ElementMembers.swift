@@ -15,17 +15,25 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// Makes an element's registration (set once, before the collection is observed).
     @usableFromInline
     var subscribeElement: ((AnyObject) throws(KVOError) -> KVOObservation)?
+    /// One distinct member: all an element's change needs, found with one look-up.
+    private struct Member {
+        /// How many times the collection holds it.
+        var count = 0
+        /// Its registration, once made (made with no lock held, after the member joined: one that is not
+        /// needed any more when it is ready is ended at once).
+        var token: KVOObservation?
+        /// Its indexes, while `Fields.indexesCurrent`.
+        var indexes = IndexSet()
+    }
+
     /// What the lock guards (in a `GuardedFields`: no runtime exclusivity check on each access).
     private struct Fields {
         var members: [ObjectIdentifier] = []
-        /// Each member's indexes, rebuilt from `members` when an element's change needs them after a
-        /// membership change (nil: to rebuild).
-        var positions: [ObjectIdentifier: IndexSet]?
-        /// How many times the collection holds each distinct member.
-        var counts: [ObjectIdentifier: Int] = [:]
-        /// Each distinct member's registration, once made (made with no lock held, after the member
-        /// joined: one that is not needed any more when it is ready is ended at once).
-        var tokens: [ObjectIdentifier: KVOObservation] = [:]
+        /// Each distinct member, by identity.
+        var entries: [ObjectIdentifier: Member] = [:]
+        /// Whether the entries' indexes follow `members`: they are rebuilt when an element's change needs
+        /// them after a membership change.
+        var indexesCurrent = false
         var collection: KVOObservation?
         var ended = false
         /// Whether the members were read (`start`); changes of the collection before that are counted,
@@ -39,17 +47,13 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         _read { yield fields.guarded.members }
         _modify { yield &fields.guarded.members }
     }
-    private var positions: [ObjectIdentifier: IndexSet]? {
-        _read { yield fields.guarded.positions }
-        _modify { yield &fields.guarded.positions }
+    private var entries: [ObjectIdentifier: Member] {
+        _read { yield fields.guarded.entries }
+        _modify { yield &fields.guarded.entries }
     }
-    private var counts: [ObjectIdentifier: Int] {
-        _read { yield fields.guarded.counts }
-        _modify { yield &fields.guarded.counts }
-    }
-    private var tokens: [ObjectIdentifier: KVOObservation] {
-        _read { yield fields.guarded.tokens }
-        _modify { yield &fields.guarded.tokens }
+    private var indexesCurrent: Bool {
+        _read { yield fields.guarded.indexesCurrent }
+        _modify { yield &fields.guarded.indexesCurrent }
     }
     private var collection: KVOObservation? {
         _read { yield fields.guarded.collection }
@@ -113,20 +117,20 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         let (collection, elements) = lock.withLock {
             defer {
                 self.collection = nil
-                counts = [:]
-                tokens = [:]
+                entries = [:]
                 ended = true
             }
-            return (self.collection, Array(tokens.values))
+            return (self.collection, entries.values.compactMap(\.token))
         }
         collection?.invalidate()
         for token in elements { token.invalidate() }
     }
 
-    /// Runs `body`, a callback, in the collection registration's gate: not once the observation ended.
+    /// Runs `body`, a callback, with the observed object, in the collection registration's gate: not once
+    /// the observation ended, nor once the object is gone.
     @usableFromInline
-    func deliver(at place: Place, _ body: () -> Void) {
-        place.info.deliver(body)
+    func deliver(at place: Place, _ body: (AnyObject) -> Void) {
+        place.info.deliverWithObject(body)
     }
 
     /// Runs `body`, a callback, in the collection registration's gate, if the observation lives.
@@ -135,29 +139,26 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         lock.withLock { collection?.info }?.deliver(body)
     }
 
-    /// The observed object, as the caller knows it to be (nil once it is gone).
-    @usableFromInline
-    func object<Object: AnyObject>(at place: Place, as _: Object.Type) -> Object? {
-        place.info.loadObject().map { KnownClass.cast($0, to: Object.self) }
-    }
-
     /// Where `element` is now, for the record of its change made by the registration `firing`; nil for an
     /// element that has left, or a registration of it that is not its current one (it left and came back).
     @usableFromInline
     func place(of element: AnyObject, firedBy firing: AnyObject) -> Place? {
         let id = ObjectIdentifier(element)
         return lock.withLock {
-            guard !ended, let info = collection?.info, counts[id] != nil else { return nil }
-            if let token = tokens[id], token.info !== firing { return nil }
+            guard !ended, let info = collection?.info, let entry = entries.index(forKey: id) else { return nil }
+            if let token = entries.values[entry].token, token.info !== firing { return nil }
             guard ordered else { return Place(indexes: nil, count: 1, info: info) }
-            if positions == nil {
-                var built: [ObjectIdentifier: IndexSet] = [:]
-                for (index, member) in members.enumerated() { built[member, default: IndexSet()].insert(index) }
-                positions = built
-            }
-            guard let indexes = positions?[id] else { return nil }
-            return Place(indexes: indexes, count: indexes.count, info: info)
+            if !indexesCurrent { rebuildIndexes() }
+            let member = entries.values[entry]
+            return Place(indexes: member.indexes, count: member.count, info: info)
         }
+    }
+
+    /// Gives each entry its indexes in `members`. Under the lock.
+    private func rebuildIndexes() {
+        for entry in entries.indices { entries.values[entry].indexes = IndexSet() }
+        for (index, member) in members.enumerated() { entries[member]?.indexes.insert(index) }
+        indexesCurrent = true
     }
 
     /// A change of the collection (not a prior record): the members and their registrations brought up to
@@ -199,21 +200,22 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// The members after a set of the whole collection: only those that leave are unsubscribed, and only
     /// those that join are subscribed (a member that stays keeps its registration). Under the lock.
     private func replaceMembers(with elements: [AnyObject]) -> (joined: [AnyObject], left: [KVOObservation]) {
-        var newCounts: [ObjectIdentifier: Int] = [:]
-        for element in elements { newCounts[ObjectIdentifier(element), default: 0] += 1 }
-        var left: [KVOObservation] = []
-        for id in counts.keys where newCounts[id] == nil {
-            if let token = tokens.removeValue(forKey: id) { left.append(token) }
-        }
+        var newEntries: [ObjectIdentifier: Member] = [:]
         var joined: [AnyObject] = []
-        var seen = Set<ObjectIdentifier>()
         for element in elements {
             let id = ObjectIdentifier(element)
-            if counts[id] == nil, seen.insert(id).inserted { joined.append(element) }
+            if newEntries[id] == nil {
+                // (A member that stays keeps its registration; one that joins needs one.)
+                let staying = entries.removeValue(forKey: id)
+                if staying == nil { joined.append(element) }
+                newEntries[id] = Member(token: staying?.token)
+            }
+            newEntries[id]!.count += 1
         }
-        counts = newCounts
+        let left = entries.values.compactMap(\.token)
+        entries = newEntries
         members = elements.map(ObjectIdentifier.init)
-        positions = nil
+        indexesCurrent = false
         return (joined, left)
     }
 
@@ -229,12 +231,12 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         } else {
             members += elements.map(ObjectIdentifier.init)
         }
-        positions = nil
+        indexesCurrent = false
         var new: [AnyObject] = []
         for element in elements {
             let id = ObjectIdentifier(element)
-            counts[id, default: 0] += 1
-            if counts[id] == 1 { new.append(element) }
+            entries[id, default: Member()].count += 1
+            if entries[id]!.count == 1 { new.append(element) }
         }
         return new
     }
@@ -257,15 +259,14 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
 
     /// Counts each of `ids` out once; returns the registrations of those no longer held.
     private func leave(members ids: [ObjectIdentifier]) -> [KVOObservation] {
-        positions = nil
+        indexesCurrent = false
         var left: [KVOObservation] = []
         for id in ids {
-            guard let count = counts[id] else { continue }
+            guard let count = entries[id]?.count else { continue }
             if count > 1 {
-                counts[id] = count - 1
-            } else {
-                counts[id] = nil
-                if let token = tokens.removeValue(forKey: id) { left.append(token) }
+                entries[id]!.count = count - 1
+            } else if let token = entries.removeValue(forKey: id)?.token {
+                left.append(token)
             }
         }
         return left
@@ -278,8 +279,10 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         let token = try subscribeElement(element)
         let kept = lock.withLock {
             let id = ObjectIdentifier(element)
-            guard !ended, counts[id] != nil, tokens[id] == nil else { return false }
-            tokens[id] = token
+            guard !ended, let entry = entries.index(forKey: id), entries.values[entry].token == nil else {
+                return false
+            }
+            entries.values[entry].token = token
             return true
         }
         if !kept { token.invalidate() }

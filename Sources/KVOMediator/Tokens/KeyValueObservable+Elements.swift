@@ -108,8 +108,7 @@ extension KeyValueObservable {
                 options: elementOptions,
                 owner: nil,
                 box: _HandlerBox { (element: Element, change: KVOChange<Value>) in
-                    guard let members, let place = members.place(of: element, firedBy: change._keyPathHolder),
-                        let object = members.object(at: place, as: Self.self)
+                    guard let members, let place = members.place(of: element, firedBy: change._keyPathHolder)
                     else { return }
                     // (One value each, for an element held once: an array literal, made with no generic code.)
                     let count = place.count
@@ -121,7 +120,7 @@ extension KeyValueObservable {
                         isPrior: change.isPrior,
                         holder: place.info
                     )
-                    members.deliver(at: place) { deliver(object, record) }
+                    members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
                 }
             )
             info._wantWholeValues()
