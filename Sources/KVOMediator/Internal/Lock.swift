@@ -308,6 +308,7 @@ final class LockProtected<State>: @unchecked Sendable {  // `state` is reached o
 /// that may reach the object again (user code, an evaluation): each access is a load, a store or an
 /// edit of one field. The check would add two runtime calls to every access, on paths that run for
 /// every change.
+@usableFromInline
 class GuardedFields<Fields> {
     @exclusivity(unchecked) final var guarded: Fields
 

@@ -12,11 +12,30 @@ import Foundation
 final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields: guarded by `lock`
     private let lock = Lock()
     private let ordered: Bool
-    /// Makes an element's registration (set once, before the collection is observed).
+    /// Makes an element's registration, whose changes find their place through `Member` (set once, before
+    /// the collection is observed).
     @usableFromInline
-    var subscribeElement: ((AnyObject) throws(KVOError) -> KVOObservation)?
-    /// One distinct member: all an element's change needs, found with one look-up.
-    private struct Member {
+    var subscribeElement: ((AnyObject, Member) throws(KVOError) -> KVOObservation)?
+    /// One distinct member, from the time it joins until it leaves: its registration holds it, so that its
+    /// change finds its place with no look-up. (One that leaves and joins again is another.) Its fields are
+    /// guarded by the `ElementMembers`' lock (a `GuardedFields`: no runtime exclusivity check on each access).
+    @usableFromInline
+    final class Member: GuardedFields<MemberFields>, @unchecked Sendable {  // guarded by the members' lock
+        fileprivate init() {
+            super.init(guarded: MemberFields())
+        }
+
+        /// Marks it left; returns its registration, to be ended with the lock no longer held.
+        fileprivate func leave() -> KVOObservation? {
+            guarded.left = true
+            defer { guarded.token = nil }  // (The registration holds this member: no cycle is left.)
+            return guarded.token
+        }
+    }
+
+    /// A member's state.
+    @usableFromInline
+    struct MemberFields {
         /// How many times the collection holds it.
         var count = 0
         /// Its registration, once made (made with no lock held, after the member joined: one that is not
@@ -24,6 +43,8 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         var token: KVOObservation?
         /// Its indexes, while `Fields.indexesCurrent`.
         var indexes = IndexSet()
+        /// Whether it left (or the observation ended): its registration's changes are no longer recorded.
+        var left = false
     }
 
     /// What the lock guards (in a `GuardedFields`: no runtime exclusivity check on each access).
@@ -120,7 +141,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
                 entries = [:]
                 ended = true
             }
-            return (self.collection, entries.values.compactMap(\.token))
+            return (self.collection, entries.values.compactMap { $0.leave() })
         }
         collection?.invalidate()
         for token in elements { token.invalidate() }
@@ -139,25 +160,22 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         lock.withLock { collection?.info }?.deliver(body)
     }
 
-    /// Where `element` is now, for the record of its change made by the registration `firing`; nil for an
-    /// element that has left, or a registration of it that is not its current one (it left and came back).
+    /// Where `member` is now, for the record of its change; nil once it has left (a registration of an
+    /// element that left and came back is not its current one) or the observation ended.
     @usableFromInline
-    func place(of element: AnyObject, firedBy firing: AnyObject) -> Place? {
-        let id = ObjectIdentifier(element)
-        return lock.withLock {
-            guard !ended, let info = collection?.info, let entry = entries.index(forKey: id) else { return nil }
-            if let token = entries.values[entry].token, token.info !== firing { return nil }
+    func place(of member: Member) -> Place? {
+        lock.withLock {
+            guard !member.guarded.left, let info = collection?.info else { return nil }
             guard ordered else { return Place(indexes: nil, count: 1, info: info) }
             if !indexesCurrent { rebuildIndexes() }
-            let member = entries.values[entry]
-            return Place(indexes: member.indexes, count: member.count, info: info)
+            return Place(indexes: member.guarded.indexes, count: member.guarded.count, info: info)
         }
     }
 
     /// Gives each entry its indexes in `members`. Under the lock.
     private func rebuildIndexes() {
-        for entry in entries.indices { entries.values[entry].indexes = IndexSet() }
-        for (index, member) in members.enumerated() { entries[member]?.indexes.insert(index) }
+        for member in entries.values { member.guarded.indexes = IndexSet() }
+        for (index, member) in members.enumerated() { entries[member]?.guarded.indexes.insert(index) }
         indexesCurrent = true
     }
 
@@ -208,11 +226,12 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
                 // (A member that stays keeps its registration; one that joins needs one.)
                 let staying = entries.removeValue(forKey: id)
                 if staying == nil { joined.append(element) }
-                newEntries[id] = Member(token: staying?.token)
+                newEntries[id] = staying ?? Member()
+                newEntries[id]!.guarded.count = 0
             }
-            newEntries[id]!.count += 1
+            newEntries[id]!.guarded.count += 1
         }
-        let left = entries.values.compactMap(\.token)
+        let left = entries.values.compactMap { $0.leave() }
         entries = newEntries
         members = elements.map(ObjectIdentifier.init)
         indexesCurrent = false
@@ -235,8 +254,12 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         var new: [AnyObject] = []
         for element in elements {
             let id = ObjectIdentifier(element)
-            entries[id, default: Member()].count += 1
-            if entries[id]!.count == 1 { new.append(element) }
+            let member = entries[id] ?? Member()
+            if member.guarded.count == 0 {
+                entries[id] = member
+                new.append(element)
+            }
+            member.guarded.count += 1
         }
         return new
     }
@@ -262,10 +285,10 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         indexesCurrent = false
         var left: [KVOObservation] = []
         for id in ids {
-            guard let count = entries[id]?.count else { continue }
-            if count > 1 {
-                entries[id]!.count = count - 1
-            } else if let token = entries.removeValue(forKey: id)?.token {
+            guard let member = entries[id] else { continue }
+            if member.guarded.count > 1 {
+                member.guarded.count -= 1
+            } else if let token = entries.removeValue(forKey: id)?.leave() {
                 left.append(token)
             }
         }
@@ -275,14 +298,11 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// Registers `element`; a registration not needed any more when it is ready (the element left
     /// meanwhile, the observation ended, or another was made first) is ended at once.
     private func subscribe(_ element: AnyObject) throws(KVOError) {
-        guard let subscribeElement else { return }
-        let token = try subscribeElement(element)
+        guard let subscribeElement, let member = lock.withLock({ entries[ObjectIdentifier(element)] }) else { return }
+        let token = try subscribeElement(element, member)
         let kept = lock.withLock {
-            let id = ObjectIdentifier(element)
-            guard !ended, let entry = entries.index(forKey: id), entries.values[entry].token == nil else {
-                return false
-            }
-            entries.values[entry].token = token
+            guard !ended, !member.guarded.left, member.guarded.token == nil else { return false }
+            member.guarded.token = token
             return true
         }
         if !kept { token.invalidate() }

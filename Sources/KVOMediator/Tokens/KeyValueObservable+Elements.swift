@@ -97,7 +97,7 @@ extension KeyValueObservable {
         let elementOptions = options.subtracting(.initial)
         let paths = _ElementKeyPaths(collection, keyPath)
         // An element's change: its record at its indexes now, in the collection registration's gate.
-        members.subscribeElement = { [weak members] element throws(KVOError) in
+        members.subscribeElement = { [weak members] element, member throws(KVOError) in
             let element = KnownClass.cast(element, to: Element.self)
             let made = _RegistrationSites.enter(site.file, site.line, .token, observer: nil)
             defer { _RegistrationSites.leave(made) }
@@ -107,9 +107,8 @@ extension KeyValueObservable {
                 reader: .typed(paths.keyPath),
                 options: elementOptions,
                 owner: nil,
-                box: _HandlerBox { (element: Element, change: KVOChange<Value>) in
-                    guard let members, let place = members.place(of: element, firedBy: change._keyPathHolder)
-                    else { return }
+                box: _HandlerBox { (_: Element, change: KVOChange<Value>) in
+                    guard let members, let place = members.place(of: member) else { return }
                     // (One value each, for an element held once: an array literal, made with no generic code.)
                     let count = place.count
                     let record = KVOChange<[Value]>(
