@@ -27,10 +27,10 @@ struct ControllerState {
     /// callbacks running on other threads).
     mutating func pruneElementObservations(of id: ObjectIdentifier) -> [ElementObservationEntry] {
         guard let entries = elementObservations[id] else { return [] }
-        let live = entries.filter(\.token.isValid)
+        let live = entries.filter(\.isLive)
         if live.count == entries.count { return [] }
         elementObservations[id] = live.isEmpty ? nil : live
-        return entries.filter { !$0.token.isValid }
+        return entries.filter { !$0.isLive }
     }
 
     /// Stops retaining the object once it has no registrations here, and returns it, to be released
@@ -41,11 +41,26 @@ struct ControllerState {
     }
 }
 
-/// One observation of a collection's elements held by a controller (see `ControllerState`).
+/// One observation of a collection's elements held by a controller (see `ControllerState`). It is kept
+/// from the start of `observe`: a second `observe` of the same meanwhile is ignored (it would deliver a
+/// second `.initial`), and an unobserve meanwhile ends the observation as soon as it is made.
 struct ElementObservationEntry {
     let collection: AnyKeyPath
     let keyPath: AnyKeyPath
-    /// Ends the observation (its collection's and its elements' registrations) when invalidated.
-    let token: KVOObservation
+    /// Ends the observation (its collection's and its elements' registrations) when invalidated; nil
+    /// while `observe` makes it.
+    var token: KVOObservation?
+    /// Tells this entry from one made later for the same collection and key path.
+    let reservation: ElementReservation
     let retained: AnyObject?
+
+    /// Whether it is being made, or made and not ended (its object did not deinitialise).
+    var isLive: Bool { token?.isValid ?? true }
+}
+
+/// The identity of one `ElementObservationEntry`, from the start of its `observe`.
+@usableFromInline
+final class ElementReservation: Sendable {
+    @usableFromInline
+    init() {}
 }

@@ -27,10 +27,11 @@ extension KVOController: CustomDebugStringConvertible {
         }
         for (id, entries) in elements.sorted(by: { $0.key < $1.key }) {
             lines.append("  ----")
-            let objectType = entries[0].token.info.loadObject().map { "\(type(of: $0))" } ?? "object"
+            let made = entries.compactMap { $0.token?.info }
+            guard !made.isEmpty else { continue }  // (still being made on another thread)
+            let objectType = made[0].loadObject().map { "\(type(of: $0))" } ?? "object"
             lines.append("  <\(objectType): \(hexAddress(of: id))>")
-            for entry in entries {
-                let info = entry.token.info
+            for (entry, info) in zip(entries.filter { $0.token != nil }, made) {
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), each element" } ?? ""
                 let element = _KeyPathHolder(entry.keyPath).keyPathName
                 lines.append("    each of \(info.keyPathName): \(element)\(place)")

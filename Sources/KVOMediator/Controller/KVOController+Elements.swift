@@ -109,7 +109,7 @@ extension KVOController {
             return entries.filter(matches)
         }
         // (Ended with the lock no longer held: an end waits for callbacks running on other threads.)
-        for entry in ended { entry.token.invalidate() }
+        for entry in ended { entry.token?.invalidate() }
     }
 
     /// The forms' common part, where the types are known (see `_observeElements`).
@@ -124,7 +124,7 @@ extension KVOController {
         elements: @escaping @Sendable (Elements) -> [Element],
         _ block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) where Element: KeyValueObservable & SendableMetatype {
-        if _observesElements(of: object, collection, keyPath) { return }
+        guard let reservation = _reserveElements(of: object, collection, keyPath) else { return }
         let observer = _observer
         let token: KVOObservation
         do {
@@ -134,46 +134,66 @@ extension KVOController {
                 options: options,
                 ordered: ordered,
                 site: site,
+                form: .block,
+                observer: Observer.self,
                 elements: elements
             ) { object, change in
                 guard let observer = observer.object else { return }
                 block(observer, object, change)
             }
         } catch {
+            _keep(nil, reservedBy: reservation, of: object)
             return errorHandler(error)
         }
-        _keep(token, of: object, collection, keyPath)
+        _keep(token, reservedBy: reservation, of: object)
     }
 
-    /// Whether this controller observes `keyPath` of the elements of `collection` of `object` already.
+    /// Keeps the place of an observation of `keyPath` of the elements of `collection` of `object` while
+    /// `observe` makes it; nil if this controller observes it already (or another thread is making it).
     @usableFromInline
-    func _observesElements(of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
-        let (observed, ended) = state.withLock { state in
-            let ended = state.pruneElementObservations(of: ObjectIdentifier(object))
-            return (state.observesElements(of: ObjectIdentifier(object), collection, keyPath), ended)
-        }
-        withExtendedLifetime(ended) {}
-        return observed
-    }
-
-    /// Keeps an observation of elements until ``unobserve(_:)`` of its object, ``unobserveAll()`` or the
-    /// controller's end; ends it if another thread made the same one meanwhile (the first stays).
-    @usableFromInline
-    func _keep(_ token: KVOObservation, of object: AnyObject, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) {
+    func _reserveElements(
+        of object: AnyObject,
+        _ collection: AnyKeyPath,
+        _ keyPath: AnyKeyPath
+    )
+        -> ElementReservation?
+    {
+        let reservation = ElementReservation()
         let entry = ElementObservationEntry(
             collection: collection,
             keyPath: keyPath,
-            token: token,
+            reservation: reservation,
             retained: retainsObserved ? object : nil
         )
         let id = ObjectIdentifier(object)
-        let (kept, ended) = state.withLock { state in
+        let (reserved, ended) = state.withLock { state in
             let ended = state.pruneElementObservations(of: id)
             if state.observesElements(of: id, collection, keyPath) { return (false, ended) }
             state.elementObservations[id, default: []].append(entry)
             return (true, ended)
         }
         withExtendedLifetime(ended) {}
-        if !kept { token.invalidate() }
+        return reserved ? reservation : nil
+    }
+
+    /// Keeps an observation of elements, made, in the place `reservation` kept, until ``unobserve(_:)``
+    /// of its object, ``unobserveAll()`` or the controller's end; ends it at once if one of those came
+    /// meanwhile. With no token (`observe` failed), gives the place up.
+    @usableFromInline
+    func _keep(_ token: KVOObservation?, reservedBy reservation: ElementReservation, of object: AnyObject) {
+        let id = ObjectIdentifier(object)
+        let (kept, released) = state.withLock { state -> (Bool, ElementObservationEntry?) in
+            guard let index = state.elementObservations[id]?.firstIndex(where: { $0.reservation === reservation })
+            else { return (false, nil) }
+            guard let token else {
+                let entry = state.elementObservations[id]!.remove(at: index)
+                if state.elementObservations[id]!.isEmpty { state.elementObservations[id] = nil }
+                return (false, entry)
+            }
+            state.elementObservations[id]![index].token = token
+            return (true, nil)
+        }
+        withExtendedLifetime(released) {}
+        if !kept { token?.invalidate() }
     }
 }

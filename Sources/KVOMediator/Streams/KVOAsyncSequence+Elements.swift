@@ -75,6 +75,7 @@ extension KeyValueObservable {
             options: options,
             ordered: ordered,
             site: site,
+            form: .changeStream,
             elements: elements,
             onObjectDeinit: { weakSource.object?.finish() },
             deliver: { _, change in weakSource.object?.yield(change) }

@@ -89,6 +89,8 @@ extension KeyValueObservable {
         options: KVOOptions,
         ordered: Bool,
         site: (file: StaticString, line: UInt),
+        form: _RegistrationForm = .token,
+        observer: Any.Type? = nil,
         elements: @escaping @Sendable (Elements) -> [Element],
         onObjectDeinit: (@Sendable () -> Void)? = nil,
         deliver: @escaping @Sendable (Self, KVOChange<[Value]>) -> Void
@@ -99,7 +101,7 @@ extension KeyValueObservable {
         // An element's change: its record at its indexes now, in the collection registration's gate.
         members.subscribeElement = { [weak members] element, member throws(KVOError) in
             let element = KnownClass.cast(element, to: Element.self)
-            let made = _RegistrationSites.enter(site.file, site.line, .token, observer: nil)
+            let made = _RegistrationSites.enter(site.file, site.line, form, observer: observer)
             defer { _RegistrationSites.leave(made) }
             // (Whole values: a change of an element's collection-typed property is its whole new value.)
             let info: TypedKVOInfo<Element, Value> = KVODispatcher.shared._makeRegistration(
@@ -130,7 +132,7 @@ extension KeyValueObservable {
         }
         // A change of the collection: the members brought up to date, then the record of the values.
         let collectionOptions = options.intersection(.prior).union([.old, .new])
-        let made = _RegistrationSites.enter(site.file, site.line, .token, observer: nil)
+        let made = _RegistrationSites.enter(site.file, site.line, form, observer: observer)
         let collectionInfo: TypedKVOInfo<Self, Elements> = KVODispatcher.shared._makeRegistration(
             self,
             reader: .typed(paths.collection),

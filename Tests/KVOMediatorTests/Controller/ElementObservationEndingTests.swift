@@ -162,3 +162,61 @@ import Testing
         #expect(leaving.kvoRegistrar.registrationCount == 0)
     }
 }
+
+/// Observations of elements through a controller, re-entered from their own `.initial` callback.
+@Suite struct ElementObservationReentrancyTests {
+    @Test func observingTheSameAgainFromItsInitialCallbackIsIgnored() {
+        let album = Album(["a"])
+        let observer = TestObserver()
+        let initials = CallCounter()
+        let changes = CallCounter()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: [.initial, .new]) {
+            observer,
+            album,
+            change in
+            guard change.oldValue == nil, change.indexes == nil, change.newValue == ["a"] else {
+                return changes.increment()
+            }
+            initials.increment()
+            observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: [.initial]) { _, _, _ in
+                initials.increment()
+            }
+        }
+        #expect(initials.count == 1)
+        #expect(observer.kvoController.observationCount == 1)
+        album.tracks[0].title = "A"
+        #expect(changes.count == 1)
+    }
+
+    @Test func unobservingFromItsInitialCallbackEndsIt() {
+        let album = Album(["a"])
+        let song = album.tracks[0]
+        let observer = TestObserver()
+        let records = CallCounter()
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, options: [.initial, .new]) {
+            observer,
+            album,
+            _ in
+            records.increment()
+            observer.kvoController.unobserve(album, each: \.tracks, keyPath: \.title)
+        }
+        #expect(records.count == 1)
+        #expect(observer.kvoController.observationCount == 0)
+        song.title = "A"
+        #expect(records.count == 1)
+        #expect(song.kvoRegistrar.registrationCount == 0)
+        #expect(album.kvoRegistrar.registrationCount == 0)
+    }
+
+    @Test func aFailedObserveLeavesNothingKept() {
+        let album = Album(["a"])
+        let observer = TestObserver()
+        let errors = CallCounter()
+        observer.kvoController.errorHandler = { _ in errors.increment() }
+        // `plainName` is no observable property: the element registration cannot be made.
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.plainName) { _, _, _ in }
+        #expect(errors.count == 1)
+        #expect(observer.kvoController.observationCount == 0)
+        #expect(album.kvoRegistrar.registrationCount == 0)
+    }
+}

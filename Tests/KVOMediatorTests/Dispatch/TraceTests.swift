@@ -64,6 +64,25 @@ import Testing
         withExtendedLifetime(token) {}
     }
 
+    @Test func anElementsRegistrationIsNamedByTheFormThatMadeIt() throws {
+        let album = Album(["a"])
+        let song = album.tracks[0]
+        let observer = TestObserver()
+        let line = #line + 1
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        let token = try album.observe(each: \.tracks, keyPath: \.title) { _, _ in }
+        let entries = trace(of: song) { song.title = "A" }
+        let file = "KVOMediatorTests/TraceTests.swift"
+        let entry = try #require(entries.first)
+        #expect(entries.count == 1)
+        #expect(entry.registrations.map(\.observerType) == ["TestObserver", nil])
+        #expect(entry.registrations.map(\.madeAt) == ["\(file):\(line)", "\(file):\(line + 1)"])
+        #expect(
+            entry.registrations.map(\.delivery) == ["block, on the changing thread", "token, on the changing thread"]
+        )
+        withExtendedLifetime(token) {}
+    }
+
     @Test func nothingIsReportedOnceStopped() {
         let account = Ledger()
         let observer = TestObserver()

@@ -5,6 +5,8 @@ final class Track: KeyValueObservable, Hashable, @unchecked Sendable {  // chang
     let kvoRegistrar = KVORegistrar()
     @Observed var title: String
     @Observed var tags: [String] = []
+    /// Not observable: observing it element by element is an error.
+    var plainName = ""
 
     init(_ title: String) {
         self.title = title
