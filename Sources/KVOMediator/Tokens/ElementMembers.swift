@@ -12,46 +12,15 @@ import Foundation
 final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields: guarded by `lock`
     private let lock = Lock()
     private let ordered: Bool
-    /// Makes an element's registration, whose changes find their place through `Member` (set once, before
+    /// Makes an element's registration, whose changes find their place through their `ElementMember` (set once, before
     /// the collection is observed).
     @usableFromInline
-    var subscribeElement: ((AnyObject, Member) throws(KVOError) -> KVOObservation)?
-    /// One distinct member, from the time it joins until it leaves: its registration holds it, so that its
-    /// change finds its place with no look-up. (One that leaves and joins again is another.) Its fields are
-    /// guarded by the `ElementMembers`' lock (a `GuardedFields`: no runtime exclusivity check on each access).
-    @usableFromInline
-    final class Member: GuardedFields<MemberFields>, @unchecked Sendable {  // guarded by the members' lock
-        fileprivate init() {
-            super.init(guarded: MemberFields())
-        }
-
-        /// Marks it left; returns its registration, to be ended with the lock no longer held.
-        fileprivate func leave() -> KVOObservation? {
-            guarded.left = true
-            defer { guarded.token = nil }  // (The registration holds this member: no cycle is left.)
-            return guarded.token
-        }
-    }
-
-    /// A member's state.
-    @usableFromInline
-    struct MemberFields {
-        /// How many times the collection holds it.
-        var count = 0
-        /// Its registration, once made (made with no lock held, after the member joined: one that is not
-        /// needed any more when it is ready is ended at once).
-        var token: KVOObservation?
-        /// Its indexes, while `Fields.indexesCurrent`.
-        var indexes = IndexSet()
-        /// Whether it left (or the observation ended): its registration's changes are no longer recorded.
-        var left = false
-    }
-
+    var subscribeElement: ((AnyObject, ElementMember) throws(KVOError) -> KVOObservation)?
     /// What the lock guards (in a `GuardedFields`: no runtime exclusivity check on each access).
     private struct Fields {
         var members: [ObjectIdentifier] = []
         /// Each distinct member, by identity.
-        var entries: [ObjectIdentifier: Member] = [:]
+        var entries: [ObjectIdentifier: ElementMember] = [:]
         /// Whether the entries' indexes follow `members`: they are rebuilt when an element's change needs
         /// them after a membership change.
         var indexesCurrent = false
@@ -68,7 +37,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         _read { yield fields.guarded.members }
         _modify { yield &fields.guarded.members }
     }
-    private var entries: [ObjectIdentifier: Member] {
+    private var entries: [ObjectIdentifier: ElementMember] {
         _read { yield fields.guarded.entries }
         _modify { yield &fields.guarded.entries }
     }
@@ -163,7 +132,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// Where `member` is now, for the record of its change; nil once it has left (a registration of an
     /// element that left and came back is not its current one) or the observation ended.
     @usableFromInline
-    func place(of member: Member) -> Place? {
+    func place(of member: ElementMember) -> Place? {
         lock.withLock {
             guard !member.guarded.left, let info = collection?.info else { return nil }
             guard ordered else { return Place(indexes: nil, count: 1, info: info) }
@@ -218,7 +187,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// The members after a set of the whole collection: only those that leave are unsubscribed, and only
     /// those that join are subscribed (a member that stays keeps its registration). Under the lock.
     private func replaceMembers(with elements: [AnyObject]) -> (joined: [AnyObject], left: [KVOObservation]) {
-        var newEntries: [ObjectIdentifier: Member] = [:]
+        var newEntries: [ObjectIdentifier: ElementMember] = [:]
         var joined: [AnyObject] = []
         for element in elements {
             let id = ObjectIdentifier(element)
@@ -226,7 +195,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
                 // (A member that stays keeps its registration; one that joins needs one.)
                 let staying = entries.removeValue(forKey: id)
                 if staying == nil { joined.append(element) }
-                newEntries[id] = staying ?? Member()
+                newEntries[id] = staying ?? ElementMember()
                 newEntries[id]!.guarded.count = 0
             }
             newEntries[id]!.guarded.count += 1
@@ -254,7 +223,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         var new: [AnyObject] = []
         for element in elements {
             let id = ObjectIdentifier(element)
-            let member = entries[id] ?? Member()
+            let member = entries[id] ?? ElementMember()
             if member.guarded.count == 0 {
                 entries[id] = member
                 new.append(element)
