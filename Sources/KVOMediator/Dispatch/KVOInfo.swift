@@ -23,6 +23,22 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// Where it was made (see `_RegistrationSites`; 0: unknown). (Beside the other small fields, where
     /// the registration had room for it.)
     let site: UInt16
+    // (The flags next, in the room the small fields above leave before the references: each registration
+    // is a smaller allocation.)
+    /// Set once an evaluation read a link that may be weak (never cleared): an `@ObservedWeak` property
+    /// (by its getter or by name) or custom storage (`accessValue(for:)`). Only then can a chain's leaf
+    /// be on an object that is deinitialising (see `KVOInfo+Direct`'s `reachesLeaf`).
+    let readsWeakLink = Atomic<Bool>(false)
+    #if DEBUG
+    /// Whether a record other than the `.initial` one was delivered (a discarded token is reported).
+    let deliveredChange = Atomic<Bool>(false)
+    #endif
+    /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
+    let madeRecord = Atomic<Bool>(false)
+    // Written once, before the registration starts, and only read after: no runtime checks.
+    /// Set for value streams: every record must carry the whole value, so collection mutations are
+    /// delivered as settings (re-read) rather than as the elements that changed.
+    @exclusivity(unchecked) var wholeValuesWanted = false
     /// The observed object (its address is its identity here; see `ObjectPin`).
     let object: ObjectPin<AnyObject>
     /// The observed object's registrar, to tell its deinit from that of another object read.
@@ -41,20 +57,6 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// What it depends on, and whether it is closed (see ``RegistrationState``). Guarded by
     /// `StripedLocks.lock(for: self)`.
     @exclusivity(unchecked) var state = RegistrationState()
-    /// Set once an evaluation read a link that may be weak (never cleared): an `@ObservedWeak` property
-    /// (by its getter or by name) or custom storage (`accessValue(for:)`). Only then can a chain's leaf
-    /// be on an object that is deinitialising (see `KVOInfo+Direct`'s `reachesLeaf`).
-    let readsWeakLink = Atomic<Bool>(false)
-    #if DEBUG
-    /// Whether a record other than the `.initial` one was delivered (a discarded token is reported).
-    let deliveredChange = Atomic<Bool>(false)
-    #endif
-    /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
-    let madeRecord = Atomic<Bool>(false)
-    // Written once, before the registration starts, and only read after: no runtime checks.
-    /// Set for value streams: every record must carry the whole value, so collection mutations are
-    /// delivered as settings (re-read) rather than as the elements that changed.
-    @exclusivity(unchecked) var wholeValuesWanted = false
 
     // Borrowed parameters (an initialiser's are owned by default): only the key path and the box are kept.
     init(
