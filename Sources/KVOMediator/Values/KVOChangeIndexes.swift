@@ -44,6 +44,20 @@ struct _KVOIndexes {
     /// The indexes as an `IndexSet` (made now for one index), or nil for none.
     @inlinable
     var indexSet: IndexSet? {
-        single >= 0 ? IndexSet(integer: single) : set
+        single >= 0 ? _SingleIndexSets.indexSet(of: single) : set
+    }
+}
+
+/// `IndexSet(integer:)` for the first indexes (where mutations at the front of an array land), made once
+/// and shared: each record that reads one retains it instead of making and freeing two objects. An
+/// `IndexSet` is a value (a record's owner that changes its copy gets one of its own), so a shared one is
+/// the same as a new one in every way a program can tell; another index is made as it is asked for.
+@usableFromInline
+enum _SingleIndexSets {
+    private static let shared: [IndexSet] = (0..<64).map { IndexSet(integer: $0) }
+
+    @usableFromInline
+    static func indexSet(of index: Int) -> IndexSet {
+        index < shared.count ? shared[index] : IndexSet(integer: index)
     }
 }

@@ -65,4 +65,17 @@ import Testing
         #expect(insertion(at: .single(3)) == made(3))
         #expect(insertion(at: .single(3)) != made(4))
     }
+
+    @Test func eachRecordsIndexesAreItsOwnToChangeWhereverTheyComeFrom() {
+        // (Indexes near the front come from shared sets; a copy changed by its owner is its own.)
+        for index in [0, 5, 63, 64, 1_000] {
+            let first = insertion(at: .single(index))
+            var mine = first.indexes!
+            mine.insert(index + 1)
+            mine.remove(index)
+            #expect(mine == IndexSet(integer: index + 1))
+            #expect(first.indexes == IndexSet(integer: index))
+            #expect(insertion(at: .single(index)).indexes == IndexSet(integer: index))
+        }
+    }
 }
