@@ -54,7 +54,8 @@ struct _KVOIndexes {
 /// the same as a new one in every way a program can tell; another index is made as it is asked for.
 @usableFromInline
 enum _SingleIndexSets {
-    private static let shared: [IndexSet] = (0..<64).map { IndexSet(integer: $0) }
+    /// (None with every cache off: see `CacheSwitch`.)
+    private static let shared: [IndexSet] = CacheSwitch.cachesAreOn ? (0..<64).map { IndexSet(integer: $0) } : []
 
     @usableFromInline
     static func indexSet(of index: Int) -> IndexSet {
