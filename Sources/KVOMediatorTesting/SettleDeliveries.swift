@@ -13,6 +13,9 @@ import Synchronization
 /// #expect(viewModel.progress == 1_000)
 /// ```
 ///
+/// It waits for the main actor only while deliveries to it are queued: with none, a blocked main thread does
+/// not hold it up.
+///
 /// Streams buffer their records instead of queueing them: read a stream, or record it with
 /// ``KVORecorder/record(from:)``.
 ///
@@ -42,12 +45,13 @@ enum DeliveryQueues {
         case mainActorStuck
     }
 
-    /// Waits, until `deadline`, for every queue with KVOMediator's deliveries and for the main queue (the
-    /// main actor's) to run what each holds now: all at once, so that a queue kept busy elsewhere does not
-    /// hold up the wait for the others.
+    /// Waits, until `deadline`, for every queue with KVOMediator's deliveries and, when deliveries to the main
+    /// actor are queued, for the main queue (the main actor's) to run what each holds now: all at once, so
+    /// that a queue kept busy elsewhere does not hold up the wait for the others.
     static nonisolated(nonsending) func settle(until deadline: ContinuousClock.Instant) async -> Outcome {
         let queues = _kvoDeliveryQueues()
-        async let mainActorRan = hop(through: DispatchQueue.main, until: deadline)
+        let mainActorQueued = _kvoMainActorDeliveriesQueued()
+        async let mainActorRan = mainActorQueued ? hop(through: DispatchQueue.main, until: deadline) : true
         let lanesRan = await withTaskGroup(of: Bool.self) { group in
             for queue in queues { group.addTask { await hop(through: queue, until: deadline) } }
             return await group.reduce(true) { $0 && $1 }

@@ -97,6 +97,9 @@ import Testing
     }
 
     @Test func aBlockedMainActorIsNamedInTheTimeout() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        panel.kvoController.observe(thermostat, keyPath: \.mode, options: [.new], delivery: .mainActor) { _, _ in }
         let blocked = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
@@ -104,6 +107,7 @@ import Testing
             released.wait()
         }
         blocked.wait()
+        thermostat.mode = "heat"  // queued to the blocked main actor
         let error = await #expect(throws: KVOTestTimeout.self) {
             try await settleKVODeliveries(timeout: .milliseconds(50))
         }
@@ -111,6 +115,28 @@ import Testing
         #expect(error?.mainActorRan == false)
         #expect(error?.description.contains("is the main thread blocked") == true)
         try await settleKVODeliveries()
+    }
+
+    @Test func aBlockedMainActorDoesNotHoldUpAWaitForQueueDeliveries() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        let recorder = KVORecorder<Int>()
+        let queue = DispatchQueue(label: "KVOMediatorTestingTests.settle")
+        panel.kvoController.observe(thermostat, keyPath: \.temperature, options: [.new], delivery: .queue(queue)) {
+            _,
+            change in recorder.record(change)
+        }
+        let blocked = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            blocked.signal()
+            released.wait()
+        }
+        blocked.wait()
+        thermostat.temperature = 21
+        try await settleKVODeliveries(timeout: .seconds(5))
+        released.signal()
+        #expect(recorder.changes == [KVOChange(newValue: 21, keyPath: \Thermostat.temperature)])
     }
 
     @Test func aStreamIsRecordedAsItYields() async throws {

@@ -57,6 +57,12 @@ package func _kvoDeliveryQueues() -> [DispatchQueue] {
     DeliveryLane.liveQueues
 }
 
+/// Whether deliveries to the main actor (`delivery: .mainActor`, coalescing or not) are queued and have not
+/// run yet: what the test kit's wait waits on the main actor for.
+package func _kvoMainActorDeliveriesQueued() -> Bool {
+    MainActorLane.queuedEverywhere.load(ordering: .acquiring) > 0
+}
+
 /// One controller's main-actor deliveries: synchronous when a change is made on the main actor and
 /// none of them is queued, queued to the main queue otherwise, so that they keep the order of the
 /// changes across the controller's registrations (and the main queue keeps it across controllers for
@@ -66,6 +72,9 @@ final class MainActorLane: Sendable {
     private let queued = Atomic<Int>(0)
     /// Deliveries run from the main queue so far: what tells a main loop that runs from one that does not.
     private static let ran = Atomic<Int>(0)
+    /// Every controller's deliveries queued to the main actor and not yet run (see
+    /// `_kvoMainActorDeliveriesQueued()`).
+    static let queuedEverywhere = Atomic<Int>(0)
     /// Set once a watch for a stalled main loop is scheduled or has reported (it reports once).
     private static let watching = Atomic<Bool>(false)
 
@@ -76,10 +85,12 @@ final class MainActorLane: Sendable {
             return
         }
         queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        Self.queuedEverywhere.wrappingAdd(1, ordering: .relaxed)
         DispatchQueue.main.async {
             MainActor.assumeIsolated { body() }
             Self.ran.wrappingAdd(1, ordering: .relaxed)
             self.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+            Self.queuedEverywhere.wrappingSubtract(1, ordering: .releasing)
         }
         Self.watchForStalledMainLoop()
     }
