@@ -96,10 +96,8 @@ import Testing
         await #expect(throws: KVOTestTimeout.self) { try await recorder.next(timeout: .milliseconds(20)) }
     }
 
-    @Test func aBlockedMainActorIsNamedInTheTimeout() async throws {
-        let thermostat = Thermostat()
-        let panel = Panel()
-        panel.kvoController.observe(thermostat, keyPath: \.mode, options: [.new], delivery: .mainActor) { _, _ in }
+    /// Blocks the main queue (the main actor's) until the returned semaphore is signalled.
+    private func blockMainQueue() -> DispatchSemaphore {
         let blocked = DispatchSemaphore(value: 0)
         let released = DispatchSemaphore(value: 0)
         DispatchQueue.main.async {
@@ -107,6 +105,14 @@ import Testing
             released.wait()
         }
         blocked.wait()
+        return released
+    }
+
+    @Test func aBlockedMainActorIsNamedInTheTimeout() async throws {
+        let thermostat = Thermostat()
+        let panel = Panel()
+        panel.kvoController.observe(thermostat, keyPath: \.mode, options: [.new], delivery: .mainActor) { _, _ in }
+        let released = blockMainQueue()
         thermostat.mode = "heat"  // queued to the blocked main actor
         let error = await #expect(throws: KVOTestTimeout.self) {
             try await settleKVODeliveries(timeout: .milliseconds(50))
@@ -126,13 +132,7 @@ import Testing
             _,
             change in recorder.record(change)
         }
-        let blocked = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-            blocked.signal()
-            released.wait()
-        }
-        blocked.wait()
+        let released = blockMainQueue()
         thermostat.temperature = 21
         try await settleKVODeliveries(timeout: .seconds(5))
         released.signal()
