@@ -164,7 +164,7 @@ extension KeyValueObservable {
                 let (oldValues, newValues) = (removed.map(values), inserted.map(values))
                 // (`.distinct`: a set of the whole collection that leaves every value as it was.)
                 if options.contains(.distinct), !options.contains(.prior), change.kind == .setting,
-                    let oldValues, let newValues, _DistinctValues.sameElements(oldValues, newValues)
+                    let oldValues, let newValues, _DistinctValues.sameElements(oldValues, newValues, ordered: ordered)
                 {
                     return
                 }

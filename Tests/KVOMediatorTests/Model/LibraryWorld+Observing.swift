@@ -38,7 +38,7 @@ enum WorldKeyPaths {
         case .marks: user.use(root, \ModelRoot.marks)
         case .peerValue: user.use(root, \ModelRoot.peer?.value)
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
-        case .eachCrewValue: preconditionFailure("\(key) has no key path of its own")
+        case .eachCrewValue, .eachSquadValue: preconditionFailure("\(key) has no key path of its own")
         }
     }
 
@@ -58,7 +58,7 @@ enum WorldKeyPaths {
         case .marks: \ModelRoot.marks
         case .peerValue: \ModelRoot.peer?.value
         case .value, .items, .label: preconditionFailure("a root has no key \(key)")
-        case .eachCrewValue: preconditionFailure("\(key) has no key path of its own")
+        case .eachCrewValue, .eachSquadValue: preconditionFailure("\(key) has no key path of its own")
         }
     }
 
@@ -100,8 +100,8 @@ extension LibraryWorld {
                 options: options,
                 lane: lane
             )
-            if keys == [.eachCrewValue], let root = object as? ModelRoot {
-                observeEach(root, number: numbers[0], call)
+            if keys.count == 1, keys[0].isEach, let root = object as? ModelRoot {
+                observeEach(keys[0], of: root, number: numbers[0], call)
             } else if let root = object as? ModelRoot {
                 observe(root, keyPaths: keys.map(WorldKeyPaths.partial), keys: keys, numbers: numbers, call)
             } else if let b = object as? ModelLinkB {
@@ -111,6 +111,8 @@ extension LibraryWorld {
             guard let controller = observers[slot]?.controller, let object = object(target) else { return }
             if key == .eachCrewValue {
                 controller.unobserve(object as? ModelRoot, each: \.crew, keyPath: \.value)
+            } else if key == .eachSquadValue {
+                controller.unobserve(object as? ModelRoot, each: \.squad, keyPath: \.value)
             } else if byString, let path = key.stringPath {
                 if let root = object as? ModelRoot { controller.unobserve(root, keyPath: path) }
                 if let b = object as? ModelLinkB { controller.unobserve(b, keyPath: path) }
@@ -125,8 +127,8 @@ extension LibraryWorld {
         case .newToken(let slot, let target, let key, let options):
             let number = newRegistrationNumber()
             guard let object = object(target) else { return }
-            if key == .eachCrewValue, let root = object as? ModelRoot {
-                return newEachToken(slot: slot, root: root, number: number, options: options)
+            if key.isEach, let root = object as? ModelRoot {
+                return newEachToken(key, slot: slot, root: root, number: number, options: options)
             }
             WorldKeyPaths.use(key, on: object, TokenMaking(world: self, slot: slot, number: number, options: options))
         case .invalidateToken(let slot): tokens[slot]?.invalidate()
@@ -138,45 +140,11 @@ extension LibraryWorld {
         case .openChanges(let slot, let target, let key, let options):
             _ = newRegistrationNumber()
             guard let object = object(target), streams[slot] == nil else { return }
-            if key == .eachCrewValue, let root = object as? ModelRoot {
-                return openEachChanges(slot: slot, root: root, options: options)
+            if key.isEach, let root = object as? ModelRoot {
+                return openEachChanges(key, slot: slot, root: root, options: options)
             }
             WorldKeyPaths.use(key, on: object, StreamOpening(world: self, slot: slot, options: options))
         default: preconditionFailure("not an observing operation: \(operation)")
-        }
-    }
-
-    /// `observe(root, each: \.crew, keyPath: \.value, options:)`, in the block form.
-    private func observeEach(_ root: ModelRoot, number: Int, _ call: ControllerCall) {
-        let journal = journal
-        let check = DeliveryCheck(registration: number, object: ObjectIdentifier(root), observer: call.observer)
-        journal.expect(\ModelRoot.crew, for: number)
-        call.controller.observe(root, each: \.crew, keyPath: \.value, options: call.options) { observer, root, change in
-            journal.receive(ModelRecord(change), for: check, observer: observer, object: root, keyPath: change.keyPath)
-        }
-    }
-
-    /// `tokens[slot] = try root.observe(each: \.crew, keyPath: \.value, options:)`.
-    private func newEachToken(slot: Int, root: ModelRoot, number: Int, options: KVOOptions) {
-        let journal = journal
-        let check = DeliveryCheck(registration: number, object: ObjectIdentifier(root), observer: nil)
-        journal.expect(\ModelRoot.crew, for: number)
-        do {
-            tokens[slot] = try root.observe(each: \.crew, keyPath: \.value, options: options) { root, change in
-                journal.receive(ModelRecord(change), for: check, observer: nil, object: root, keyPath: change.keyPath)
-            }
-        } catch {
-            journal.problem("a token of each crew member's value threw \(error)")
-        }
-    }
-
-    /// `streams[slot] = try root.changes(forEach: \.crew, keyPath: \.value, options:)`.
-    private func openEachChanges(slot: Int, root: ModelRoot, options: KVOOptions) {
-        do {
-            let changes = try root.changes(forEach: \.crew, keyPath: \.value, options: options)
-            streams[slot] = ModelStreamDrain(changes) { ModelRecord($0) }
-        } catch {
-            journal.problem("a stream of each crew member's value threw \(error)")
         }
     }
 

@@ -70,6 +70,13 @@ extension LibraryWorld {
             let members = linkBs
             guard let edit = edit.mapElements({ members[$0] == nil ? nil : $0 }) else { break }
             onRoot(slot) { edit.apply(to: $0.mutableArrayValue(for: \.crew)) { members[$0]! } }
+        case .assignSquad(let slot, let members):
+            let objects = members.compactMap { linkBs[$0] }
+            if objects.count == members.count { onRoot(slot) { $0.squad = Set(objects) } }
+        case .editSquad(let slot, let edit):
+            let members = linkBs
+            guard let edit = edit.mapElements({ members[$0] == nil ? nil : $0 }) else { break }
+            onRoot(slot) { edit.apply(to: $0.mutableSetValue(for: \.squad)) { members[$0]! } }
         default: return false
         }
         return true
@@ -152,6 +159,19 @@ extension ArrayEdit {
 }
 
 extension SetEdit {
+    /// The same edit of a set of objects, whose elements the edit names by number (`member` finds them).
+    func apply(to set: KVOMutableSet<ModelRoot, ModelLinkB>, member: (Int) -> ModelLinkB) {
+        switch self {
+        case .insert(let element): set.insert(member(element))
+        case .remove(let element): set.remove(member(element))
+        case .formUnion(let elements): set.formUnion(elements.map(member))
+        case .subtract(let elements): set.subtract(elements.map(member))
+        case .formIntersection(let elements): set.formIntersection(elements.map(member))
+        case .removeAll: set.removeAll()
+        case .replaceAll(let elements): set.replaceAll(with: elements.map(member))
+        }
+    }
+
     func apply(to tags: KVOMutableSet<ModelRoot, Int>) {
         switch self {
         case .insert(let element): tags.insert(element)

@@ -44,6 +44,9 @@ extension ModelOperation: CustomStringConvertible {
         case .assignCrew(let root, let members): "roots[\(root)].crew = \(members.map { "linkBs[\($0)]" })"
         case .editCrew(let root, let edit):
             "roots[\(root)].mutableArrayValue(for: \\.crew).\(edit)  // elements: linkBs slots"
+        case .assignSquad(let root, let members): "roots[\(root)].squad = Set(\(members.map { "linkBs[\($0)]" }))"
+        case .editSquad(let root, let edit):
+            "roots[\(root)].mutableSetValue(for: \\.squad).\(edit)  // elements: linkBs slots"
         case .newObserver(let slot, let retains):
             "observers[\(slot)] = ModelObserver(); its controller = KVOController(observer:, retainsObserved: \(retains))"
         case .dropObserver(let slot): "observers[\(slot)] = nil"
@@ -58,7 +61,7 @@ extension ModelOperation: CustomStringConvertible {
                 + " {\(form)}  // \(keys.count == 1 ? "one registration" : "\(keys.count) registrations")"
         case .unobserveKey(let observer, let target, let key, let byString):
             "observers[\(observer)].controller.unobserve(\(target), "
-                + (key == .eachCrewValue
+                + (key.isEach
                     ? "\(key))" : byString ? "keyPath: \"\(key.stringPath ?? "?")\")" : "keyPath: \(key))")
         case .unobserveObject(let observer, let target): "observers[\(observer)].controller.unobserve(\(target))"
         case .unobserveAll(let observer): "observers[\(observer)].controller.unobserveAll()"
@@ -68,8 +71,8 @@ extension ModelOperation: CustomStringConvertible {
         case .dropToken(let slot): "tokens[\(slot)] = nil"
         case .openValues(let slot, let target, let key): "streams[\(slot)] = try \(target).values(for: \(key))"
         case .openChanges(let slot, let target, let key, let options):
-            key == .eachCrewValue
-                ? "streams[\(slot)] = try \(target).changes(forEach: \\.crew, keyPath: \\.value, options: \(options))"
+            key.isEach
+                ? "streams[\(slot)] = try \(target).changes(forEach: \(key.eachCollection), keyPath: \\.value, options: \(options))"
                 : "streams[\(slot)] = try \(target).changes(for: \(key), options: \(options))"
         case .closeStream(let slot): "streams[\(slot)]: cancel its task and read what it buffered"
         case .arm(let registration, let action): "r\(registration)'s next callback: \(action)"
@@ -87,8 +90,8 @@ extension ModelOperation: CustomStringConvertible {
         case .string: "keyPath: \"\(keys.first?.stringPath ?? "?")\""
         case .keyPathsBlock, .delegate: "keyPaths: [\(keys.map(\.description).joined(separator: ", "))]"
         case .block, .action, .coalesced:
-            keys.first == .eachCrewValue
-                ? "\(ModelKey.eachCrewValue)" : "keyPath: \(keys.first.map(\.description) ?? "?")"
+            keys.first?.isEach == true
+                ? "\(keys[0])" : "keyPath: \(keys.first.map(\.description) ?? "?")"
         }
     }
 }

@@ -43,6 +43,9 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
     /// `crew`, observed element by element (`ReferenceModel+Elements`); made only in the block form of a
     /// controller, as a token and as a change stream.
     case eachCrewValue
+    /// `each: \ModelRoot.squad, keyPath: \ModelLinkB.value`: the same for the root's set of last links,
+    /// with no indexes; its records' values come in no particular order, and are compared sorted.
+    case eachSquadValue
 
     static let rootKeys: [ModelKey] = [
         .x, .chain, .pick, .summary, .level, .songs, .tags, .count, .chainItems, .chainLabel, .queue, .marks,
@@ -74,7 +77,7 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .items: "items"
         case .marks: "marks"
         case .peerValue: "peer.value"
-        case .pick, .summary, .level, .chainLabel, .label, .queue, .eachCrewValue: nil
+        case .pick, .summary, .level, .chainLabel, .label, .queue, .eachCrewValue, .eachSquadValue: nil
         }
     }
 
@@ -98,10 +101,23 @@ enum ModelKey: Int, CaseIterable, CustomStringConvertible {
         case .marks: "marks"
         case .peerValue: "peer?.value"
         case .eachCrewValue: "crew[each].value"
+        case .eachSquadValue: "squad[each].value"
         }
     }
 
-    var description: String { self == .eachCrewValue ? "each: \\.crew, keyPath: \\.value" : "\\." + swiftName }
+    /// An observation of a root's collection of last links, element by element.
+    var isEach: Bool { self == .eachCrewValue || self == .eachSquadValue }
+
+    /// The collection an element-wise key observes, as Swift names it.
+    var eachCollection: String { self == .eachSquadValue ? "\\.squad" : "\\.crew" }
+
+    var description: String {
+        switch self {
+        case .eachCrewValue: "each: \\.crew, keyPath: \\.value"
+        case .eachSquadValue: "each: \\.squad, keyPath: \\.value"
+        default: "\\." + swiftName
+        }
+    }
 }
 
 /// An observed object of the world, by the slot that holds it.
@@ -228,6 +244,10 @@ enum ModelOperation: Hashable {
     case assignCrew(root: Int, members: [Int])
     /// `roots[root].mutableArrayValue(for: \.crew)`, mutated; the edit's elements are `linkBs` slots.
     case editCrew(root: Int, ArrayEdit)
+    /// `roots[root].squad = Set(members.map { linkBs[$0] })`.
+    case assignSquad(root: Int, members: [Int])
+    /// `roots[root].mutableSetValue(for: \.squad)`, mutated; the edit's elements are `linkBs` slots.
+    case editSquad(root: Int, SetEdit)
 
     case newObserver(slot: Int, retains: Bool)
     case dropObserver(slot: Int)

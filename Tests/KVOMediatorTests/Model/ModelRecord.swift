@@ -100,6 +100,18 @@ struct ModelRecord: Hashable, CustomStringConvertible {
         )
     }
 
+    /// A record of the values of a set's elements, which come in no particular order: sorted, as the model
+    /// states them.
+    init(sortingValuesOf change: KVOChange<[Int]>) {
+        self.init(
+            kind: change.kind,
+            old: change.oldValue.map { .list($0.sorted()) },
+            new: change.newValue.map { .list($0.sorted()) },
+            indexes: change.indexes,
+            isPrior: change.isPrior
+        )
+    }
+
     /// An untyped record of the library; a value of a type the world does not have reads as text.
     init(untyped change: KVOChange<Any>) {
         func convert(_ value: Any) -> ModelValue {

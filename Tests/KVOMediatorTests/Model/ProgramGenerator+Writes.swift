@@ -28,7 +28,9 @@ extension ProgramGenerator {
         if random.chance(8), let write = setByStringWrite() { return write }
         guard let root = someRoot() else { return linkBWrite() }  // only last links may exist
         if random.chance(25), let write = linkBWrite() { return write }
-        if random.chance(7), let write = crewWrite(root: root) { return write }
+        if random.chance(7), let write = random.chance(50) ? crewWrite(root: root) : squadWrite(root: root) {
+            return write
+        }
         let state = model.root(model.rootSlots[root]!)
         // A weak link made or replaced (last links are released by lifetimes: `dropLinkB`, a new one in its slot).
         if random.chance(5) { return .linkPeer(root: root, to: someLink(model.linkBSlots)) }
@@ -100,6 +102,24 @@ extension ProgramGenerator {
             return .editCrew(root: root, .replace(at: random.below(count), with: member))
         case 3: return .editCrew(root: root, .removeSeveral(IndexSet([random.below(count), random.below(count)])))
         default: return .editCrew(root: root, .removeAll)
+        }
+    }
+
+    /// A write of a root's squad (the members are `linkBs` slots): assigned, or mutated through the proxy.
+    private mutating func squadWrite(root: Int) -> ModelOperation? {
+        let members = filled(model.linkBSlots)
+        let some = (0..<1 + random.below(2)).compactMap { _ in random.element(of: members) }
+        if random.chance(15) { return .assignSquad(root: root, members: some) }
+        guard let member = random.element(of: members) else {
+            return random.chance(50) ? .editSquad(root: root, .removeAll) : nil
+        }
+        switch random.below(7) {
+        case 0, 1: return .editSquad(root: root, .insert(member))
+        case 2: return .editSquad(root: root, .remove(member))
+        case 3: return .editSquad(root: root, .formUnion(some))
+        case 4: return .editSquad(root: root, random.chance(50) ? .subtract(some) : .formIntersection(some))
+        case 5: return .editSquad(root: root, .removeAll)
+        default: return .editSquad(root: root, .replaceAll(some))
         }
     }
 

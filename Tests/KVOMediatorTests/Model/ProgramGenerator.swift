@@ -122,8 +122,13 @@ struct ProgramGenerator {
 
     /// A key of `target`, or for a root one time in ten its crew's values element by element.
     mutating func someKeyOrEach(of target: ModelTarget) -> ModelKey {
-        if case .root = target, random.chance(10) { return .eachCrewValue }
+        if case .root = target, random.chance(10) { return someEachKey() }
         return someKey(of: target)
+    }
+
+    /// A root's crew (an array) or squad (a set), observed element by element.
+    mutating func someEachKey() -> ModelKey {
+        random.chance(50) ? .eachCrewValue : .eachSquadValue
     }
 
     /// A slot of `slots` or nil (`= nil`) one time in six.
@@ -186,7 +191,7 @@ struct ProgramGenerator {
                 observer: slot,
                 form: .block,
                 target: target,
-                keys: [.eachCrewValue],
+                keys: [someEachKey()],
                 options: random.observationOptions()
             )
         }
@@ -242,7 +247,7 @@ struct ProgramGenerator {
         let key = someKey(of: target)
         if random.chance(50) { return .openValues(slot: slot, target: target, key: key) }
         if case .root = target, random.chance(12) {
-            return .openChanges(slot: slot, target: target, key: .eachCrewValue, options: random.observationOptions())
+            return .openChanges(slot: slot, target: target, key: someEachKey(), options: random.observationOptions())
         }
         return .openChanges(slot: slot, target: target, key: key, options: random.observationOptions())
     }

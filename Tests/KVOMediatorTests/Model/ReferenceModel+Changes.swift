@@ -23,7 +23,7 @@ extension ReferenceModel {
             return mutation(&self)
         }
         var before: [Int: ModelValue] = [:]
-        var places: [Int: IndexSet] = [:]
+        var places: [Int: ModelElementPlace] = [:]
         for registration in affected {
             let old = reading(registration, changing: slot)
             let place = elementPlace(of: registration, changing: slot)
@@ -35,7 +35,7 @@ extension ReferenceModel {
                     registration.id,
                     ModelRecord(
                         old: registration.options.contains(.old) ? recorded : nil,
-                        indexes: place,
+                        indexes: place?.indexes,
                         isPrior: true
                     )
                 )
@@ -52,7 +52,7 @@ extension ReferenceModel {
                 ModelRecord(
                     old: options.contains(.old) ? before[registration.id].map { Self.recorded($0, at: place) } : nil,
                     new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
-                    indexes: place
+                    indexes: place?.indexes
                 )
             )
         }
@@ -286,6 +286,10 @@ extension ReferenceModel {
             let objects = members.compactMap { linkBSlots[$0] }
             if let root = rootSlots[slot], objects.count == members.count { assignCrew(of: root, objects) }
         case .editCrew(let slot, let edit): if let root = rootSlots[slot] { editCrew(of: root, edit) }
+        case .assignSquad(let slot, let members):
+            let objects = members.compactMap { linkBSlots[$0] }
+            if let root = rootSlots[slot], objects.count == members.count { assignSquad(of: root, Set(objects)) }
+        case .editSquad(let slot, let edit): if let root = rootSlots[slot] { editSquad(of: root, edit) }
         default: return false
         }
         return true

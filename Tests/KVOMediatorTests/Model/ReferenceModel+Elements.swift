@@ -1,18 +1,31 @@
 import Foundation
 import KVOMediator
 
-/// Element-wise observation (`observe(each: \.crew, keyPath: \.value)`): a change of a member's `value`
-/// is a `.setting` at the member's indexes in the crew now, one old and one new value for each; a
-/// mutation of the crew through its proxy keeps its kind and indexes, with the values of the members
-/// that leave (old) and join (new); a set of the whole crew is a `.setting` of every old and new value
-/// (with `.distinct`, nothing when they read the same, in order).
+/// Where a member is, for the record of its change: its indexes in the crew (nil in the squad, a set),
+/// and how many times the collection holds it.
+struct ModelElementPlace {
+    var indexes: IndexSet?
+    var count: Int
+}
+
+/// Element-wise observation (`observe(each: \.crew, keyPath: \.value)`, and of the set `\.squad`): a
+/// change of a member's `value` is a `.setting` at the member's indexes in the crew now, one old and one
+/// new value for each (in the squad: no indexes, one value); a mutation through the collection's proxy
+/// keeps its kind and indexes, with the values of the members that leave (old) and join (new); a set of
+/// the whole collection is a `.setting` of every old and new value (with `.distinct`, nothing when they
+/// read the same: in order for the crew, as a multiset for the squad). The squad's values are stated
+/// sorted, as the library's are compared (a set has no order).
 extension ReferenceModel {
-    /// The indexes in its root's crew of the member whose `value` is `slot`, for an element-wise
-    /// registration that `slot`'s change reaches; nil for any other registration or slot.
-    func elementPlace(of registration: ModelRegistration, changing slot: ModelSlot) -> IndexSet? {
-        guard registration.key == .eachCrewValue, slot.field == .value else { return nil }
+    /// Where the member whose `value` is `slot` is, for an element-wise registration that `slot`'s change
+    /// reaches; nil for any other registration or slot.
+    func elementPlace(of registration: ModelRegistration, changing slot: ModelSlot) -> ModelElementPlace? {
+        guard registration.key.isEach, slot.field == .value else { return nil }
+        if registration.key == .eachSquadValue {
+            return ModelElementPlace(indexes: nil, count: root(registration.object).squad.contains(slot.object) ? 1 : 0)
+        }
         let crew = root(registration.object).crew
-        return IndexSet(crew.indices.filter { crew[$0] == slot.object })
+        let indexes = IndexSet(crew.indices.filter { crew[$0] == slot.object })
+        return ModelElementPlace(indexes: indexes, count: indexes.count)
     }
 
     /// What a change of `slot` reads for `registration`: the changed member's `value`, for an
@@ -22,10 +35,51 @@ extension ReferenceModel {
         return value(of: registration.key, on: registration.object)
     }
 
-    /// A value as a record carries it: a member's value once for each of its indexes (`place`), or as it is.
-    static func recorded(_ value: ModelValue, at place: IndexSet?) -> ModelValue {
+    /// A value as a record carries it: a member's value once for each time its collection holds it
+    /// (`place`), or as it is.
+    static func recorded(_ value: ModelValue, at place: ModelElementPlace?) -> ModelValue {
         guard let place, case .int(let member) = value else { return value }
         return .list(Array(repeating: member, count: place.count))
+    }
+
+    /// `roots[root].squad = members`: a set of the whole set.
+    mutating func assignSquad(of root: Int, _ members: Set<Int>) {
+        change(ModelSlot(object: root, field: .squad)) { $0.updateRoot(root) { $0.squad = members } }
+    }
+
+    /// A mutation of a root's squad through `mutableSetValue(for: \.squad)`; the edit's elements are
+    /// `linkBs` slots (nothing happens if one is empty). As `mutateSet`: exactly the members that change.
+    mutating func editSquad(of root: Int, _ edit: SetEdit) {
+        guard let edit = edit.mapElements({ linkBSlots[$0] }) else { return }
+        let squad = self.root(root).squad
+        let (mutation, objects): (KVOSetMutation, Set<Int>) =
+            switch edit {
+            case .insert(let member): (.union, [member])
+            case .formUnion(let members): (.union, Set(members))
+            case .remove(let member): (.minus, [member])
+            case .subtract(let members): (.minus, Set(members))
+            case .formIntersection(let members): (.intersect, Set(members))
+            case .removeAll: (.minus, squad)
+            case .replaceAll(let members): (.set, Set(members))
+            }
+        let (removed, added, kind): (Set<Int>, Set<Int>, KVOChangeKind) =
+            switch mutation {
+            case .union: ([], objects.subtracting(squad), .insertion)
+            case .minus: (squad.intersection(objects), [], .removal)
+            case .intersect: (squad.subtracting(objects), [], .removal)
+            case .set: (squad.subtracting(objects), objects.subtracting(squad), .replacement)
+            }
+        guard !removed.isEmpty || !added.isEmpty else { return }
+        func values(_ members: Set<Int>) -> ModelValue { .list(members.map { linkB($0).value }.sorted()) }
+        mutateCollection(
+            ModelSlot(object: root, field: .squad),
+            kind: kind,
+            indexes: nil,
+            removed: kind == .insertion ? nil : values(removed),
+            inserted: kind == .removal ? nil : values(added)
+        ) { model in
+            model.updateRoot(root) { $0.squad = squad.subtracting(removed).union(added) }
+        }
     }
 
     /// `roots[root].crew = members`: a set of the whole array.
@@ -86,6 +140,25 @@ extension ArrayEdit {
         case .insert(let element, let index): transform(element).map { .insert($0, at: index) }
         case .replace(let index, let element): transform(element).map { .replace(at: index, with: $0) }
         case .remove, .removeSeveral, .removeAll: self
+        }
+    }
+}
+
+extension SetEdit {
+    /// The same edit with each element mapped; nil if one maps to nil.
+    func mapElements(_ transform: (Int) -> Int?) -> SetEdit? {
+        func all(_ elements: [Int]) -> [Int]? {
+            let mapped = elements.compactMap(transform)
+            return mapped.count == elements.count ? mapped : nil
+        }
+        switch self {
+        case .insert(let element): return transform(element).map { .insert($0) }
+        case .remove(let element): return transform(element).map { .remove($0) }
+        case .formUnion(let elements): return all(elements).map { .formUnion($0) }
+        case .subtract(let elements): return all(elements).map { .subtract($0) }
+        case .formIntersection(let elements): return all(elements).map { .formIntersection($0) }
+        case .removeAll: return self
+        case .replaceAll(let elements): return all(elements).map { .replaceAll($0) }
         }
     }
 }

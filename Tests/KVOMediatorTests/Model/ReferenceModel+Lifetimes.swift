@@ -219,6 +219,7 @@ extension ReferenceModel {
             case .root(let state):
                 if let a = state.a { pending.append(a) }
                 pending += state.crew
+                pending += state.squad
             case .linkA(let b): if let b { pending.append(b) }
             case .linkB: break
             }

@@ -85,21 +85,24 @@ extension ReferenceModel {
             // (A member's record is at its indexes when the transaction ends, as the library tells it then.)
             let changed = key.member.map { ModelSlot(object: $0, field: .value) }
             let place = changed.flatMap { elementPlace(of: registration, changing: $0) }
-            if changed != nil, place?.isEmpty ?? true { continue }  // it left the crew
+            if changed != nil, (place?.count ?? 0) == 0 { continue }  // it left the collection
             let new =
                 changed.map { reading(registration, changing: $0) }
                 ?? value(of: registration.key, on: registration.object)
             if options.contains(.distinct), entry.old == new { continue }
             let old = Self.recorded(entry.old, at: place)
             if options.contains(.prior) {
-                deliver(id, ModelRecord(old: options.contains(.old) ? old : nil, indexes: place, isPrior: true))
+                deliver(
+                    id,
+                    ModelRecord(old: options.contains(.old) ? old : nil, indexes: place?.indexes, isPrior: true)
+                )
             }
             deliver(
                 id,
                 ModelRecord(
                     old: options.contains(.old) ? old : nil,
                     new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
-                    indexes: place
+                    indexes: place?.indexes
                 )
             )
         }

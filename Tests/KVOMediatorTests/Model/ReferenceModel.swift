@@ -3,7 +3,7 @@ import KVOMediator
 
 /// A property of an object of the model's world: what a registration can depend on.
 enum ModelField: Hashable {
-    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks, peer, crew
+    case x, y, flag, a, b, value, songs, tags, count, level, items, label, queue, marks, peer, crew, squad
 }
 
 /// One property of one object (by the object's number).
@@ -28,6 +28,8 @@ struct RootState {
     var marks: Set<Int> = []
     /// Last links, by object number, held strongly.
     var crew: [Int] = []
+    /// Last links, by object number, held strongly.
+    var squad: Set<Int> = []
 }
 
 /// A `ModelLinkB`'s state.
@@ -75,7 +77,7 @@ struct ModelRegistration {
     /// Collection mutations reach it with their kind and indexes: every registration of the
     /// collection itself, whatever its form, except a value stream, which wants whole values.
     var getsCollectionKinds: Bool {
-        guard key.isCollection || key == .eachCrewValue, coalescing == nil else { return false }
+        guard key.isCollection || key.isEach, coalescing == nil else { return false }
         if case .valueStream = front { return false }
         return true
     }
@@ -202,6 +204,7 @@ struct ReferenceModel {
         case .marks: .bag(root(object).marks)
         case .peerValue: root(object).peer.map { .int(linkB($0).value) } ?? .null
         case .eachCrewValue: .list(root(object).crew.map { linkB($0).value })
+        case .eachSquadValue: .list(root(object).squad.map { linkB($0).value }.sorted())
         }
     }
 
@@ -237,6 +240,9 @@ struct ReferenceModel {
         case .eachCrewValue:
             let members = Set(root(object).crew).sorted().map { ModelSlot(object: $0, field: .value) }
             return [ModelSlot(object: object, field: .crew)] + members
+        case .eachSquadValue:
+            let members = root(object).squad.sorted().map { ModelSlot(object: $0, field: .value) }
+            return [ModelSlot(object: object, field: .squad)] + members
         }
     }
 

@@ -7,7 +7,7 @@ import KVOMediator
 /// (`pick`), a declared dependency hidden behind a cache (`summary`), an array, a set and a manually
 /// announced property, an array with custom storage whose changes are announced with their indexes
 /// (`queue`), a set whose mutations are announced by hand (`marks`), a weak link (`peer?.value`), and an
-/// array of last links whose `value`s are observed element by element (`crew`).
+/// array and a set of last links whose `value`s are observed element by element (`crew`, `squad`).
 ///
 /// `@unchecked Sendable` because the threaded runs share it: each property has exactly one writing
 /// thread, and only that thread observes what reads it.
@@ -24,6 +24,8 @@ final class ModelRoot: KeyValueObservable, @unchecked Sendable {  // one writer 
     @Observed var tags: Set<Int> = []
     /// Last links, held strongly (one may be held twice): `observe(each: \.crew, keyPath: \.value)`.
     @Observed var crew: [ModelLinkB] = []
+    /// Last links, held strongly: `observe(each: \.squad, keyPath: \.value)`.
+    @Observed var squad: Set<ModelLinkB> = []
     @Observed(automaticallyNotifies: false) var count = 0
     /// Changed by hand with set mutations (`willChange(_:using:for:)`).
     @Observed(automaticallyNotifies: false) var marks: Set<Int> = []
@@ -90,7 +92,7 @@ final class ModelLinkA: KeyValueObservable, @unchecked Sendable {  // one writer
 /// The last link of the root's chains (`a?.b?.value`, `a?.b?.items`, `a?.b?.label`), whose properties
 /// are observed directly too: a stored value, an array mutated through `mutableArrayValue(for:)`, and
 /// custom storage that `value` is declared to affect.
-final class ModelLinkB: KeyValueObservable, @unchecked Sendable {  // one writer per property
+final class ModelLinkB: KeyValueObservable, Hashable, @unchecked Sendable {  // one writer per property
     let kvoRegistrar = KVORegistrar()
     func handleKVOError(_ error: KVOError) { modelObjectsHandle(error) }
     @Observed var value = 0
@@ -114,6 +116,10 @@ final class ModelLinkB: KeyValueObservable, @unchecked Sendable {  // one writer
     init(value: Int) {
         self.value = value
     }
+
+    /// By identity: a set of last links (`ModelRoot.squad`) holds each once.
+    static func == (lhs: ModelLinkB, rhs: ModelLinkB) -> Bool { lhs === rhs }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 
     static func keyPathsAffectingValue(for keyPath: AnyKeyPath) -> [AnyKeyPath] {
         keyPath == \ModelLinkB.label ? [\ModelLinkB.value] : []
