@@ -103,6 +103,28 @@ import Testing
     }
 }
 
+extension ElementObservationEndingTests {
+    @Test func distinctComparesASetsValuesWhateverTheirOrder() {
+        let album = Album()
+        album.favourites = Set(["a", "b", "c", "d"].map(Track.init))
+        let observer = TestObserver()
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(album, each: \.favourites, keyPath: \.title, options: [.old, .new, .distinct]) {
+            _,
+            _,
+            change in records.append(change)
+        }
+        for _ in 0..<20 {  // other tracks, the same titles: each set iterates in an order of its own
+            album.favourites = Set(["d", "c", "b", "a"].map(Track.init))
+        }
+        #expect(records.count == 0)
+        album.favourites = Set(["a", "b"].map(Track.init))
+        #expect(records.count == 1)
+        #expect(records.changes.first.map { Set($0.oldValue ?? []) } == ["a", "b", "c", "d"])
+        #expect(records.changes.first.map { Set($0.newValue ?? []) } == ["a", "b"])
+    }
+}
+
 /// Observations of elements in a transaction: one record per element changed and one for the collection,
 /// when it ends, in the order of their first change; membership records read the values then.
 @Suite struct ElementObservationTransactionTests {
