@@ -51,7 +51,8 @@ extension KVOController {
 
     /// Observes `keyPath` of every element of the set at `collection` of `object`: as
     /// ``observe(_:each:keyPath:options:file:line:block:)-(_,KeyPath<Object,[Element]>,_,_,_,_,_)`` does for
-    /// an array, with no indexes.
+    /// an array, with no indexes (values in no particular order; `.distinct` compares a whole set's values in
+    /// any order).
     @inlinable
     public func observe<
         Object: KeyValueObservable & SendableMetatype,

@@ -57,8 +57,9 @@ extension KeyValueObservable {
 
     /// Observes `keyPath` of every element of the set at `collection`: as
     /// ``observe(each:keyPath:options:file:line:changeHandler:)-(KeyPath<Self,[Element]>,_,_,_,_,_)``
-    /// does for an array, with no indexes (a set mutation is an `.insertion` or a `.removal` of the
-    /// elements' values, in no particular order).
+    /// does for an array, with no indexes (a set mutation is an `.insertion`, a `.removal` or a `.replacement`
+    /// of the elements' values, in no particular order; `.distinct` compares a whole set's values in any
+    /// order).
     @inlinable
     public func observe<Element: KeyValueObservable & Hashable & SendableMetatype, Value>(
         each collection: KeyPath<Self, Set<Element>>,
