@@ -56,11 +56,12 @@ struct ElementObservationEntry {
 
     /// Whether it is being made, or made and not ended (its object did not deinitialise).
     var isLive: Bool { token?.isValid ?? true }
-}
 
-/// The identity of one `ElementObservationEntry`, from the start of its `observe`.
-@usableFromInline
-final class ElementReservation: Sendable {
-    @usableFromInline
-    init() {}
+    /// Ends it (taken from the controller's state by an unobserve): no callback of it starts after this
+    /// returns, also while another thread is still making it. With the lock no longer held (an end waits
+    /// for callbacks running on other threads).
+    func end() {
+        reservation.end()
+        token?.invalidate()
+    }
 }

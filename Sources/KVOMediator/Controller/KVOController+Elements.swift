@@ -51,8 +51,7 @@ extension KVOController {
 
     /// Observes `keyPath` of every element of the set at `collection` of `object`: as
     /// ``observe(_:each:keyPath:options:file:line:block:)-(_,KeyPath<Object,[Element]>,_,_,_,_,_)`` does for
-    /// an array, with no indexes (values in no particular order; `.distinct` compares a whole set's values in
-    /// any order).
+    /// an array, with no indexes (values in no particular order).
     @inlinable
     public func observe<
         Object: KeyValueObservable & SendableMetatype,
@@ -110,7 +109,7 @@ extension KVOController {
             return entries.filter(matches)
         }
         // (Ended with the lock no longer held: an end waits for callbacks running on other threads.)
-        for entry in ended { entry.token?.invalidate() }
+        for entry in ended { entry.end() }
     }
 
     /// The forms' common part, where the types are known (see `_observeElements`).
@@ -139,7 +138,7 @@ extension KVOController {
                 observer: Observer.self,
                 elements: elements
             ) { object, change in
-                guard let observer = observer.object else { return }
+                guard !reservation.hasEnded, let observer = observer.object else { return }
                 block(observer, object, change)
             }
         } catch {

@@ -160,7 +160,7 @@ public final class KVOController<Observer: AnyObject> {
     public func unobserve(_ object: AnyObject?) {
         guard let object else { return }
         let elements = state.withLock { $0.elementObservations.removeValue(forKey: ObjectIdentifier(object)) }
-        for entry in elements ?? [] { entry.token?.invalidate() }
+        for entry in elements ?? [] { entry.end() }
         remove(from: object) { state, id in state.table.removeAll(of: id) { _ in true } }
     }
 
@@ -173,7 +173,7 @@ public final class KVOController<Observer: AnyObject> {
             }
             return (state.table.removeAll(), state.retainedObjects, state.elementObservations)
         }
-        for entry in elements.values.joined() { entry.token?.invalidate() }
+        for entry in elements.values.joined() { entry.end() }
         guard !taken.isEmpty else { return }
         var infos = taken
         // In address order rather than the table's (which is at random): registrations made one after

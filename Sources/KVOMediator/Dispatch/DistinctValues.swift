@@ -69,21 +69,6 @@ enum _DistinctValues {
         return current is AnyClass
     }
 
-    /// Whether two arrays of values are the same, value by value (an observation of elements' values: a set
-    /// of the whole collection whose elements all read as before): in order for an array's elements; for a
-    /// set's, whose order means nothing, each value matched with one of the others.
-    @usableFromInline
-    static func sameElements<Value>(_ old: [Value], _ new: [Value], ordered: Bool) -> Bool {
-        guard old.count == new.count else { return false }
-        if ordered { return zip(old, new).allSatisfy { same($0, $1) } }
-        var unmatched = new
-        for value in old {
-            guard let match = unmatched.firstIndex(where: { same(value, $0) }) else { return false }
-            unmatched.remove(at: match)
-        }
-        return true
-    }
-
     /// Whether two boxed values are the same, by the rules above applied to what they hold: optionals level
     /// by level (both nil at the same level are the same), objects by identity, `Equatable` values of one
     /// type by `==`; anything else is not the same.

@@ -72,6 +72,9 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         end()
     }
 
+    /// An element that joined, and the member it joined as: to be registered with no lock held.
+    private typealias Joined = (element: AnyObject, member: ElementMember)
+
     /// Where an element is, for the record of its change: its indexes now (nil for a set) and how many.
     @usableFromInline
     struct Place {
@@ -90,13 +93,13 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
                 return changesBeforeStart
             }
             let current = read()
-            let joined: [AnyObject]? = lock.withLock {
+            let joined: [Joined]? = lock.withLock {
                 guard changesBeforeStart == before else { return nil }
                 started = true
                 return join(current, at: nil)
             }
             guard let joined else { continue }
-            for element in joined { try subscribe(element) }
+            for (element, member) in joined { try subscribe(element, as: member) }
             return current
         }
     }
@@ -157,7 +160,7 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         inserted: [AnyObject],
         indexes: IndexSet?
     ) -> Bool {
-        let changed: (joined: [AnyObject], left: [KVOObservation])? = lock.withLock {
+        let changed: (joined: [Joined], left: [KVOObservation])? = lock.withLock {
             guard !ended else { return nil }
             guard started else {
                 changesBeforeStart += 1
@@ -180,22 +183,22 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         // (Ended outside the lock: an element's callback running on another thread takes it.)
         for token in changed.left { token.invalidate() }
         // (An element whose key path reads nothing observable is not observed; the others are.)
-        for element in changed.joined { try? subscribe(element) }
+        for (element, member) in changed.joined { try? subscribe(element, as: member) }
         return true
     }
 
     /// The members after a set of the whole collection: only those that leave are unsubscribed, and only
     /// those that join are subscribed (a member that stays keeps its registration). Under the lock.
-    private func replaceMembers(with elements: [AnyObject]) -> (joined: [AnyObject], left: [KVOObservation]) {
+    private func replaceMembers(with elements: [AnyObject]) -> (joined: [Joined], left: [KVOObservation]) {
         var newEntries: [ObjectIdentifier: ElementMember] = [:]
-        var joined: [AnyObject] = []
+        var joined: [Joined] = []
         for element in elements {
             let id = ObjectIdentifier(element)
             if newEntries[id] == nil {
                 // (A member that stays keeps its registration; one that joins needs one.)
-                let staying = entries.removeValue(forKey: id)
-                if staying == nil { joined.append(element) }
-                newEntries[id] = staying ?? ElementMember()
+                let member = entries.removeValue(forKey: id) ?? ElementMember()
+                if member.guarded.count == 0 { joined.append((element, member)) }
+                newEntries[id] = member
                 newEntries[id]!.guarded.count = 0
             }
             newEntries[id]!.guarded.count += 1
@@ -210,8 +213,8 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     // MARK: Members (under the lock)
 
     /// Adds `elements` to the members (at `indexes`, or at the end); returns those that need a
-    /// registration (the first time the collection holds each).
-    private func join(_ elements: [AnyObject], at indexes: IndexSet?) -> [AnyObject] {
+    /// registration (the first time the collection holds each), with the members they joined as.
+    private func join(_ elements: [AnyObject], at indexes: IndexSet?) -> [Joined] {
         if let indexes, indexes.count == elements.count {
             for (element, index) in zip(elements, indexes) {
                 members.insert(ObjectIdentifier(element), at: min(index, members.count))
@@ -220,13 +223,13 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
             members += elements.map(ObjectIdentifier.init)
         }
         indexesCurrent = false
-        var new: [AnyObject] = []
+        var new: [Joined] = []
         for element in elements {
             let id = ObjectIdentifier(element)
             let member = entries[id] ?? ElementMember()
             if member.guarded.count == 0 {
                 entries[id] = member
-                new.append(element)
+                new.append((element, member))
             }
             member.guarded.count += 1
         }
@@ -264,10 +267,11 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         return left
     }
 
-    /// Registers `element`; a registration not needed any more when it is ready (the element left
-    /// meanwhile, the observation ended, or another was made first) is ended at once.
-    private func subscribe(_ element: AnyObject) throws(KVOError) {
-        guard let subscribeElement, let member = lock.withLock({ entries[ObjectIdentifier(element)] }) else { return }
+    /// Registers `element` as the member it joined as (not the one it may be by now: it may have left and
+    /// joined again meanwhile, as another); a registration not needed any more when it is ready (the member
+    /// left meanwhile, the observation ended, or another was made first) is ended at once.
+    private func subscribe(_ element: AnyObject, as member: ElementMember) throws(KVOError) {
+        guard let subscribeElement else { return }
         let token = try subscribeElement(element, member)
         let kept = lock.withLock {
             guard !ended, !member.guarded.left, member.guarded.token == nil else { return false }

@@ -16,8 +16,7 @@ extension KeyValueObservable {
     ///   record first;
     /// - a mutation through `mutableArrayValue(for:)` (or announced by hand): its kind and indexes, the
     ///   values of the elements removed (`oldValue`) and inserted (`newValue`);
-    /// - a set of the whole array: `.setting` of the values of every old and every new element (with
-    ///   `.distinct` and no `.prior`, nothing when each value is the same as before, in order);
+    /// - a set of the whole array: `.setting` of the values of every old and every new element;
     /// - `.initial`: the values of every element now.
     ///
     /// An element is observed while the array holds it: once it has left, its changes deliver nothing,
@@ -58,8 +57,7 @@ extension KeyValueObservable {
     /// Observes `keyPath` of every element of the set at `collection`: as
     /// ``observe(each:keyPath:options:file:line:changeHandler:)-(KeyPath<Self,[Element]>,_,_,_,_,_)``
     /// does for an array, with no indexes (a set mutation is an `.insertion`, a `.removal` or a `.replacement`
-    /// of the elements' values, in no particular order; `.distinct` compares a whole set's values in any
-    /// order).
+    /// of the elements' values, in no particular order).
     @inlinable
     public func observe<Element: KeyValueObservable & Hashable & SendableMetatype, Value>(
         each collection: KeyPath<Self, Set<Element>>,
@@ -162,17 +160,10 @@ extension KeyValueObservable {
                         indexes: change.indexes
                     )
                 else { return }
-                let (oldValues, newValues) = (removed.map(values), inserted.map(values))
-                // (`.distinct`: a set of the whole collection that leaves every value as it was.)
-                if options.contains(.distinct), !options.contains(.prior), change.kind == .setting,
-                    let oldValues, let newValues, _DistinctValues.sameElements(oldValues, newValues, ordered: ordered)
-                {
-                    return
-                }
                 let record = KVOChange<[Value]>(
                     kind: change.kind,
-                    oldValue: options.contains(.old) ? oldValues : nil,
-                    newValue: options.contains(.new) ? newValues : nil,
+                    oldValue: options.contains(.old) ? removed.map(values) : nil,
+                    newValue: options.contains(.new) ? inserted.map(values) : nil,
                     indexes: ordered ? change.indexes : nil,
                     keyPath: paths.collection
                 )

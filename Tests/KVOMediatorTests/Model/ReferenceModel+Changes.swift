@@ -45,8 +45,10 @@ extension ReferenceModel {
         for registration in affected {
             let options = registration.options
             let new = reading(registration, changing: slot)
-            if comparesValues, options.contains(.distinct), before[registration.id] == new { continue }
             let place = places[registration.id]
+            // (`.distinct` of an element-wise registration: of its members' values, not of its collection.)
+            let isMembership = registration.key.isEach && place == nil
+            if comparesValues, options.contains(.distinct), !isMembership, before[registration.id] == new { continue }
             deliver(
                 registration.id,
                 ModelRecord(

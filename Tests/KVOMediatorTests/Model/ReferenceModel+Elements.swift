@@ -12,9 +12,9 @@ struct ModelElementPlace {
 /// change of a member's `value` is a `.setting` at the member's indexes in the crew now, one old and one
 /// new value for each (in the squad: no indexes, one value); a mutation through the collection's proxy
 /// keeps its kind and indexes, with the values of the members that leave (old) and join (new); a set of
-/// the whole collection is a `.setting` of every old and new value (with `.distinct`, nothing when they
-/// read the same: in order for the crew, as a multiset for the squad). The squad's values are stated
-/// sorted, as the library's are compared (a set has no order).
+/// the whole collection is a `.setting` of every old and new value. `.distinct` applies to members'
+/// changes only: a change of the collection changes its members, and is always delivered. The squad's
+/// values are stated sorted, as the library's are compared (a set has no order).
 extension ReferenceModel {
     /// Where the member whose `value` is `slot` is, for an element-wise registration that `slot`'s change
     /// reaches; nil for any other registration or slot.

@@ -89,7 +89,8 @@ extension ReferenceModel {
             let new =
                 changed.map { reading(registration, changing: $0) }
                 ?? value(of: registration.key, on: registration.object)
-            if options.contains(.distinct), entry.old == new { continue }
+            let isMembership = registration.key.isEach && key.member == nil
+            if options.contains(.distinct), !isMembership, entry.old == new { continue }
             let old = Self.recorded(entry.old, at: place)
             if options.contains(.prior) {
                 deliver(
