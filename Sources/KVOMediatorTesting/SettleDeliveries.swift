@@ -13,8 +13,9 @@ import Synchronization
 /// #expect(viewModel.progress == 1_000)
 /// ```
 ///
-/// It waits for the main actor only while deliveries to it are queued: with none, a blocked main thread does
-/// not hold it up.
+/// It waits for the main actor only while KVOMediator's deliveries to it are queued (from any test of the
+/// process): with none, a blocked main thread does not hold it up. Work that your own code queues to the
+/// main queue or to other queues is not waited for.
 ///
 /// Streams buffer their records instead of queueing them: read a stream, or record it with
 /// ``KVORecorder/record(from:)``.

@@ -26,9 +26,9 @@ extension KVOController: CustomDebugStringConvertible {
             }
         }
         for (id, entries) in elements.sorted(by: { $0.key < $1.key }) {
-            lines.append("  ----")
             let made = entries.compactMap { $0.token?.info }
             guard !made.isEmpty else { continue }  // (still being made on another thread)
+            lines.append("  ----")
             let objectType = made[0].loadObject().map { "\(type(of: $0))" } ?? "object"
             lines.append("  <\(objectType): \(hexAddress(of: id))>")
             for (entry, info) in zip(entries.filter { $0.token != nil }, made) {

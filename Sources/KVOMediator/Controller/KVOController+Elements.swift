@@ -19,8 +19,9 @@ extension KVOController {
     /// (``KeyValueObservable/observe(each:keyPath:options:file:line:changeHandler:)-(KeyPath<Self,[Element]>,_,_,_,_,_)``)
     /// are: an element's change at its current indexes, a membership change with its kind, indexes and
     /// the values of the elements removed and inserted, a whole set of the array as `.setting`. It ends
-    /// with ``unobserve(_:)`` of `object`, ``unobserveAll()`` and the controller; observing the same
-    /// collection and key path of `object` again is ignored, as for any key path.
+    /// with ``unobserve(_:each:keyPath:)``, ``unobserve(_:)`` of `object`, ``unobserveAll()``, the controller
+    /// and `object`'s deinit; observing the same collection and key path of `object` again is ignored, as
+    /// for any key path.
     ///
     /// - Parameters:
     ///   - object: The object holding the collection; nil does nothing.

@@ -32,7 +32,7 @@ extension KeyValueObservable {
     ///   - changeHandler: Called with this object and each record.
     /// - Returns: The token; the observation ends when it is invalidated or released.
     /// - Throws: ``KVOError`` when `collection`, or `keyPath` on an element, reads no observable property.
-    /// - Complexity: A change of an element costs a look-up of its indexes; a membership change, the
+    /// - Complexity: A change of an element costs the same whatever the collection's size; a membership change, the
     ///   registrations of the elements that join or leave (and the next element change re-indexes once).
     @inlinable
     public func observe<Element: KeyValueObservable & SendableMetatype, Value>(
@@ -170,7 +170,12 @@ extension KeyValueObservable {
                 deliver(object, record)
             }
         )
-        if let onObjectDeinit { collectionInfo._onObjectDeinit(onObjectDeinit) }
+        // (When the object deinitialises, its elements' registrations end too: no token or controller need
+        // be let go for them to.)
+        collectionInfo._onObjectDeinit { [weak members] in
+            members?.end()
+            onObjectDeinit?()
+        }
         let token: KVOObservation
         do {
             defer { _RegistrationSites.leave(made) }

@@ -64,6 +64,27 @@ import Testing
         #expect(observer.kvoController.observationCount == 0)
     }
 
+    @Test func theElementsRegistrationsEndWhenTheObservedObjectGoesInEveryForm() throws {
+        let song = Track("a")
+        let observer = TestObserver()
+        let records = CallCounter()
+        var token: KVOObservation?
+        do {
+            let album = Album()
+            album.tracks = [song]
+            observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in records.increment() }
+            token = try album.observe(each: \.tracks, keyPath: \.title) { _, _ in records.increment() }
+            #expect(song.kvoRegistrar.registrationCount == 2)
+        }
+        // The album is gone; the token and the controller are not.
+        #expect(song.kvoRegistrar.registrationCount == 0)
+        #expect(token?.isValid == false)
+        #expect(observer.kvoController.observationCount == 0)
+        song.title = "A"
+        #expect(records.count == 0)
+        withExtendedLifetime(token) {}
+    }
+
     @Test func distinctSkipsAnEqualElementValueButNoChangeOfTheMembers() {
         let album = Album(["a", "b"])
         let observer = TestObserver()
