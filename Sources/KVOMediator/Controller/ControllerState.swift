@@ -33,6 +33,18 @@ struct ControllerState {
         return entries.filter { !$0.isLive }
     }
 
+    /// Takes the observations of elements of the object at `id` that `matches` picks out of the table.
+    /// Returns them, to be ended or released by the caller with the lock no longer held.
+    mutating func removeElementObservations(
+        of id: ObjectIdentifier,
+        where matches: (ElementObservationEntry) -> Bool
+    ) -> [ElementObservationEntry] {
+        guard let entries = elementObservations[id] else { return [] }
+        let kept = entries.filter { !matches($0) }
+        elementObservations[id] = kept.isEmpty ? nil : kept
+        return entries.filter(matches)
+    }
+
     /// Stops retaining the object once it has no registrations here, and returns it, to be released
     /// by the caller with the lock no longer held (its deinit may call back into the controller).
     mutating func releaseIfUnobserved(_ id: ObjectIdentifier) -> AnyObject? {

@@ -26,12 +26,13 @@ extension KVOController: CustomDebugStringConvertible {
             }
         }
         for (id, entries) in elements.sorted(by: { $0.key < $1.key }) {
-            let made = entries.compactMap { $0.token?.info }
-            guard !made.isEmpty else { continue }  // (still being made on another thread)
+            // (One still being made on another thread has no registration to describe yet.)
+            let made = entries.compactMap { entry in entry.token.map { (entry, $0.info) } }
+            guard let (_, first) = made.first else { continue }
             lines.append("  ----")
-            let objectType = made[0].loadObject().map { "\(type(of: $0))" } ?? "object"
+            let objectType = first.loadObject().map { "\(type(of: $0))" } ?? "object"
             lines.append("  <\(objectType): \(hexAddress(of: id))>")
-            for (entry, info) in zip(entries.filter { $0.token != nil }, made) {
+            for (entry, info) in made {
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), each element" } ?? ""
                 let element = _KeyPathHolder(entry.keyPath).keyPathName
                 lines.append("    each of \(info.keyPathName): \(element)\(place)")

@@ -101,13 +101,8 @@ extension KVOController {
     ) {
         guard let object else { return }
         let id = ObjectIdentifier(object)
-        let ended: [ElementObservationEntry] = state.withLock { state in
-            guard let entries = state.elementObservations[id] else { return [] }
-            let matches = { (entry: ElementObservationEntry) in
-                entry.collection == collection && entry.keyPath == keyPath
-            }
-            state.elementObservations[id] = entries.contains { !matches($0) } ? entries.filter { !matches($0) } : nil
-            return entries.filter(matches)
+        let ended = state.withLock { state in
+            state.removeElementObservations(of: id) { $0.collection == collection && $0.keyPath == keyPath }
         }
         // (Ended with the lock no longer held: an end waits for callbacks running on other threads.)
         for entry in ended { entry.end() }
@@ -177,22 +172,21 @@ extension KVOController {
         return reserved ? reservation : nil
     }
 
-    /// Keeps an observation of elements, made, in the place `reservation` kept, until ``unobserve(_:)``
-    /// of its object, ``unobserveAll()`` or the controller's end; ends it at once if one of those came
-    /// meanwhile. With no token (`observe` failed), gives the place up.
+    /// Keeps an observation of elements, made, in the place `reservation` kept, until an unobserve of it
+    /// (``unobserve(_:each:keyPath:)``, ``unobserve(_:)``, ``unobserveAll()``), the controller's end or its
+    /// object's deinit; ends it at once if an unobserve came meanwhile. With no token (`observe` failed),
+    /// gives the place up.
     @usableFromInline
     func _keep(_ token: KVOObservation?, reservedBy reservation: ElementReservation, of object: AnyObject) {
         let id = ObjectIdentifier(object)
-        let (kept, released) = state.withLock { state -> (Bool, ElementObservationEntry?) in
-            guard let index = state.elementObservations[id]?.firstIndex(where: { $0.reservation === reservation })
-            else { return (false, nil) }
+        let (kept, released) = state.withLock { state -> (Bool, [ElementObservationEntry]) in
             guard let token else {
-                let entry = state.elementObservations[id]!.remove(at: index)
-                if state.elementObservations[id]!.isEmpty { state.elementObservations[id] = nil }
-                return (false, entry)
+                return (false, state.removeElementObservations(of: id) { $0.reservation === reservation })
             }
+            guard let index = state.elementObservations[id]?.firstIndex(where: { $0.reservation === reservation })
+            else { return (false, []) }
             state.elementObservations[id]![index].token = token
-            return (true, nil)
+            return (true, [])
         }
         withExtendedLifetime(released) {}
         if !kept { token?.invalidate() }

@@ -12,8 +12,8 @@ import Foundation
 final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields: guarded by `lock`
     private let lock = Lock()
     private let ordered: Bool
-    /// Makes an element's registration, whose changes find their place through their `ElementMember` (set once, before
-    /// the collection is observed).
+    /// Makes an element's registration, whose changes find their place through their `ElementMember` (set
+    /// once, before the collection is observed).
     @usableFromInline
     var subscribeElement: ((AnyObject, ElementMember) throws(KVOError) -> KVOObservation)?
     /// What the lock guards (in a `GuardedFields`: no runtime exclusivity check on each access).

@@ -32,8 +32,9 @@ extension KeyValueObservable {
     ///   - changeHandler: Called with this object and each record.
     /// - Returns: The token; the observation ends when it is invalidated or released.
     /// - Throws: ``KVOError`` when `collection`, or `keyPath` on an element, reads no observable property.
-    /// - Complexity: A change of an element costs the same whatever the collection's size; a membership change, the
-    ///   registrations of the elements that join or leave (and the next element change re-indexes once).
+    /// - Complexity: A change of an element costs the same whatever the collection's size; a membership
+    ///   change, the registrations of the elements that join or leave (and the next element change
+    ///   re-indexes once).
     @inlinable
     public func observe<Element: KeyValueObservable & SendableMetatype, Value>(
         each collection: KeyPath<Self, [Element]>,
