@@ -187,29 +187,27 @@ extension ReferenceModel {
 
     /// A mutation through `mutableSetValue(for:)` of a root's `tags`.
     mutating func editTags(of root: Int, _ edit: SetEdit) {
-        let tags = self.root(root).tags
         let slot = ModelSlot(object: root, field: .tags)
-        switch edit {
-        case .insert(let element): mutateSet(slot, .union, [element])
-        case .formUnion(let elements): mutateSet(slot, .union, Set(elements))
-        case .remove(let element): mutateSet(slot, .minus, [element])
-        case .subtract(let elements): mutateSet(slot, .minus, Set(elements))
-        case .formIntersection(let elements): mutateSet(slot, .intersect, Set(elements))
-        case .removeAll: mutateSet(slot, .minus, tags)
-        case .replaceAll(let elements): mutateSet(slot, .set, Set(elements))
+        let (mutation, objects) = edit.mutation(of: set(slot))
+        mutateSet(slot, mutation, objects)
+    }
+
+    /// The set a set slot holds: a root's `tags`, `marks`, or `squad` (of last links, by number).
+    func set(_ slot: ModelSlot) -> Set<Int> {
+        switch slot.field {
+        case .tags: root(slot.object).tags
+        case .marks: root(slot.object).marks
+        case .squad: root(slot.object).squad
+        default: preconditionFailure("\(slot.field) is not a set")
         }
     }
 
     /// A set mutation (through the proxy, or announced by hand): Cocoa's kind with exactly the members
     /// that change (union: an insertion; minus, intersect: a removal; set: a replacement of the members
-    /// that go by those that arrive), and nothing at all when nothing changes.
+    /// that go by those that arrive), and nothing at all when nothing changes. The records carry the
+    /// members (of the squad: their values, sorted).
     mutating func mutateSet(_ slot: ModelSlot, _ mutation: KVOSetMutation, _ objects: Set<Int>) {
-        let set: Set<Int>
-        switch slot.field {
-        case .tags: set = root(slot.object).tags
-        case .marks: set = root(slot.object).marks
-        default: preconditionFailure("\(slot.field) is not a set")
-        }
+        let set = set(slot)
         let removed: Set<Int>
         let added: Set<Int>
         let kind: KVOChangeKind
@@ -221,15 +219,22 @@ extension ReferenceModel {
         }
         guard !removed.isEmpty || !added.isEmpty else { return }
         let after = set.subtracting(removed).union(added)
+        func recorded(_ members: Set<Int>) -> ModelValue {
+            slot.field == .squad ? .list(members.map { linkB($0).value }.sorted()) : .bag(members)
+        }
         mutateCollection(
             slot,
             kind: kind,
             indexes: nil,
-            removed: kind == .insertion ? nil : .bag(removed),
-            inserted: kind == .removal ? nil : .bag(added)
+            removed: kind == .insertion ? nil : recorded(removed),
+            inserted: kind == .removal ? nil : recorded(added)
         ) { model in
             model.updateRoot(slot.object) { state in
-                if slot.field == .tags { state.tags = after } else { state.marks = after }
+                switch slot.field {
+                case .tags: state.tags = after
+                case .marks: state.marks = after
+                default: state.squad = after
+                }
             }
         }
     }

@@ -48,38 +48,12 @@ extension ReferenceModel {
     }
 
     /// A mutation of a root's squad through `mutableSetValue(for: \.squad)`; the edit's elements are
-    /// `linkBs` slots (nothing happens if one is empty). As `mutateSet`: exactly the members that change.
+    /// `linkBs` slots (nothing happens if one is empty).
     mutating func editSquad(of root: Int, _ edit: SetEdit) {
         guard let edit = edit.mapElements({ linkBSlots[$0] }) else { return }
-        let squad = self.root(root).squad
-        let (mutation, objects): (KVOSetMutation, Set<Int>) =
-            switch edit {
-            case .insert(let member): (.union, [member])
-            case .formUnion(let members): (.union, Set(members))
-            case .remove(let member): (.minus, [member])
-            case .subtract(let members): (.minus, Set(members))
-            case .formIntersection(let members): (.intersect, Set(members))
-            case .removeAll: (.minus, squad)
-            case .replaceAll(let members): (.set, Set(members))
-            }
-        let (removed, added, kind): (Set<Int>, Set<Int>, KVOChangeKind) =
-            switch mutation {
-            case .union: ([], objects.subtracting(squad), .insertion)
-            case .minus: (squad.intersection(objects), [], .removal)
-            case .intersect: (squad.subtracting(objects), [], .removal)
-            case .set: (squad.subtracting(objects), objects.subtracting(squad), .replacement)
-            }
-        guard !removed.isEmpty || !added.isEmpty else { return }
-        func values(_ members: Set<Int>) -> ModelValue { .list(members.map { linkB($0).value }.sorted()) }
-        mutateCollection(
-            ModelSlot(object: root, field: .squad),
-            kind: kind,
-            indexes: nil,
-            removed: kind == .insertion ? nil : values(removed),
-            inserted: kind == .removal ? nil : values(added)
-        ) { model in
-            model.updateRoot(root) { $0.squad = squad.subtracting(removed).union(added) }
-        }
+        let slot = ModelSlot(object: root, field: .squad)
+        let (mutation, objects) = edit.mutation(of: set(slot))
+        mutateSet(slot, mutation, objects)
     }
 
     /// `roots[root].crew = members`: a set of the whole array.
@@ -145,6 +119,19 @@ extension ArrayEdit {
 }
 
 extension SetEdit {
+    /// The set mutation this edit is, applied to a set holding `current`, with its objects.
+    func mutation(of current: Set<Int>) -> (KVOSetMutation, Set<Int>) {
+        switch self {
+        case .insert(let element): (.union, [element])
+        case .formUnion(let elements): (.union, Set(elements))
+        case .remove(let element): (.minus, [element])
+        case .subtract(let elements): (.minus, Set(elements))
+        case .formIntersection(let elements): (.intersect, Set(elements))
+        case .removeAll: (.minus, current)
+        case .replaceAll(let elements): (.set, Set(elements))
+        }
+    }
+
     /// The same edit with each element mapped; nil if one maps to nil.
     func mapElements(_ transform: (Int) -> Int?) -> SetEdit? {
         func all(_ elements: [Int]) -> [Int]? {
