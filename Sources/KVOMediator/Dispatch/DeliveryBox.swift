@@ -29,7 +29,8 @@ class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only im
 /// - With no `type`, `new` is the address of a whole `KVOChange` of the function's value type, built
 ///   by the registration (initial records, re-read values) and `old` is nil.
 ///
-/// `holder` is the registration, which the record keeps for its key path.
+/// `holder` is the registration, which the record holds for its key path: lent for the call, with no
+/// retain (`_withDelivered`).
 @usableFromInline
 typealias _Delivery = (
     _DeliveryBox, AnyObject, ValueAddress?, ValueAddress?, Any.Type?, Bool, _KeyPathHolder
@@ -67,6 +68,34 @@ extension KVOChange {
 }
 
 extension KVOChange {
+    /// Calls `body` with the record a `_Delivery` is given (see `_delivered`), which holds `holder`
+    /// with no retain for the call (a record built by the registration holds its own retain already).
+    @inlinable
+    @inline(__always)
+    static func _withDelivered(
+        old: ValueAddress?,
+        new: ValueAddress?,
+        type: Any.Type?,
+        isPrior: Bool,
+        holder: _KeyPathHolder,
+        _ body: (KVOChange<Value>) -> Void
+    ) {
+        guard type != nil else {
+            return body(_delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder))
+        }
+        assert(MemoryLayout<Self>.offset(of: \Self._keyPathHolder) == 0)
+        var change = _delivered(
+            old: old,
+            new: new,
+            type: type,
+            isPrior: isPrior,
+            holder: _noReference(as: _KeyPathHolder.self)
+        )
+        _withLent(holder, asFirstReferenceOf: &change, body)
+    }
+}
+
+extension KVOChange {
     /// The record of a collection mutation given in parts, at `address` (see `_Delivery`). Not inlined, so
     /// that `_delivered` stays small enough to be inlined into the box's function for a setting.
     @inlinable
@@ -98,11 +127,12 @@ final class _HandlerBox<Object: AnyObject, Value>: _DeliveryBox, @unchecked Send
     init(_ handler: @escaping (Object, KVOChange<Value>) -> Void) {
         self.handler = handler
         super.init { box, object, old, new, type, isPrior, holder in
-            let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
-            KnownClass.cast(box, to: _HandlerBox<Object, Value>.self).handler(
-                KnownClass.cast(object, to: Object.self),
-                change
-            )
+            KVOChange<Value>._withDelivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder) {
+                KnownClass.cast(box, to: _HandlerBox<Object, Value>.self).handler(
+                    KnownClass.cast(object, to: Object.self),
+                    $0
+                )
+            }
         }
     }
 }
@@ -123,8 +153,9 @@ final class _ObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _D
         super.init { box, object, old, new, type, isPrior, holder in
             let box = KnownClass.cast(box, to: _ObserverBlockBox<Observer, Object, Value>.self)
             guard let observer = box.observer.object else { return }
-            let change = KVOChange<Value>._delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder)
-            box.block(observer, KnownClass.cast(object, to: Object.self), change)
+            KVOChange<Value>._withDelivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder) {
+                box.block(observer, KnownClass.cast(object, to: Object.self), $0)
+            }
         }
     }
 }

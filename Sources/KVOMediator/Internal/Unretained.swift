@@ -68,3 +68,36 @@ struct Unretained<Object: AnyObject> {
         unmanaged.release()
     }
 }
+
+/// A reference to no object, to build a value whose first stored property will be lent a reference
+/// (``_withLent(_:asFirstReferenceOf:_:)``): a null pointer, which the runtime's retain and release
+/// pass over (they act on no address at or below zero), so building and destroying it count nothing.
+@inlinable
+@inline(__always)
+func _noReference<Object: AnyObject>(as _: Object.Type) -> Object {
+    unsafeBitCast(0 as Int, to: Object.self)
+}
+
+/// Calls `body` with `value`, whose first stored property, a reference made by ``_noReference(as:)``,
+/// holds `lent` for the call without a retain, and holds no object again after it.
+///
+/// How a registration's record is given to its callback with no reference counting of the
+/// registration: `body` receives the value borrowed, as any argument; a copy it keeps retains `lent`
+/// as every copy does. Why it is sound: the caller keeps `lent` alive for the length of the call (a
+/// registration delivering inside its gate), and `value` is destroyed only after the property holds
+/// no object again, so nothing is released that was not retained.
+@inlinable
+@inline(__always)
+func _withLent<Value, Object: AnyObject>(
+    _ lent: Object,
+    asFirstReferenceOf value: inout Value,
+    _ body: (Value) -> Void
+) {
+    withUnsafeMutablePointer(to: &value) { pointer in
+        let first = UnsafeMutableRawPointer(pointer)
+        assert(first.load(as: Int.self) == 0)
+        first.storeBytes(of: Unmanaged.passUnretained(lent), as: Unmanaged<Object>.self)
+        body(pointer.pointee)
+        first.storeBytes(of: 0, as: Int.self)
+    }
+}

@@ -15,6 +15,12 @@ import Foundation
 /// }
 /// ```
 public struct KVOChange<Value> {
+    /// Holds `keyPath`. For records the library delivers it is the registration itself, lent with no
+    /// retain for the length of the callback (`_lendingHolder`: the first stored property for that), so
+    /// that a notification counts no reference of it, and never one of a key path object that
+    /// registrations on other threads share; a record the callback keeps retains it as a copy does.
+    @usableFromInline
+    var _keyPathHolder: _KeyPathHolder
     /// What kind of change happened.
     public var kind: KVOChangeKind
     // (Spelt `Optional<Value>`: a `Value?` variable starts as nil, so an initialiser's store into it was
@@ -57,12 +63,6 @@ public struct KVOChange<Value> {
         get { _keyPathHolder.keyPath }
         set { _keyPathHolder = _KeyPathHolder(newValue) }
     }
-    /// Holds `keyPath`. For records the library delivers it is the registration itself, so that a
-    /// notification retains an object of that registration only, never a key path object that
-    /// registrations on other threads share (a contended reference count on every change).
-    @usableFromInline
-    var _keyPathHolder: _KeyPathHolder
-
     /// Creates a change record.
     @inlinable
     public init(

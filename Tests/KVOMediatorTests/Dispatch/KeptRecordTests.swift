@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@testable import KVOMediator
+
+/// A record is lent its registration for the length of its callback, with no retain: one the callback
+/// keeps holds the registration as any copy does, and stays whole after the registration, its controller
+/// or token and the observed object are gone (AddressSanitizer sees a use after free if it does not).
+@Suite struct KeptRecordTests {
+    @Test func recordsAControllerBlockKeepsOutliveTheControllerAndTheObject() {
+        let recorder = Recorder<Double>()
+        weak var weakCircle: Circle?
+        do {
+            let circle = Circle()
+            weakCircle = circle
+            let observer = TestObserver()
+            observer.kvoController.observe(circle, keyPath: \.radius, options: [.old, .new, .prior]) { _, _, change in
+                recorder.append(change)
+            }
+            circle.radius = 2
+            circle.radius = 3
+        }
+        #expect(weakCircle == nil)
+        let changes = recorder.changes
+        #expect(changes.map(\.isPrior) == [true, false, true, false])
+        #expect(changes.map(\.oldValue) == [1, 1, 2, 2])
+        #expect(changes.map(\.newValue) == [nil, 2, nil, 3])
+        #expect(changes.allSatisfy { $0.keyPath == \Circle.radius })
+        #expect(changes.allSatisfy { $0.keyPathName == "radius" })
+    }
+
+    @Test func recordsATokenHandlerKeepsOutliveTheTokenAndTheObject() throws {
+        let kept = Recorder<[String]>()
+        do {
+            let playlist = Playlist()
+            let token = try playlist.observe(\.songs, options: [.old, .new]) { _, change in kept.append(change) }
+            playlist.songs = ["a"]
+            playlist.mutableArrayValue(for: \.songs).insert("b", at: 0)
+            playlist.mutableArrayValue(for: \.songs).remove(at: 1)
+            token.invalidate()
+        }
+        let changes = kept.changes
+        #expect(changes.map(\.kind) == [.setting, .insertion, .removal])
+        #expect(changes.map(\.indexes) == [nil, IndexSet(integer: 0), IndexSet(integer: 1)])
+        #expect(changes.map(\.newValue) == [["a"], ["b"], nil])
+        #expect(changes.map(\.oldValue) == [[], nil, ["a"]])
+        #expect(changes.allSatisfy { $0.keyPath == \Playlist.songs })
+    }
+
+    @Test func aRecordKeptByACallbackThatEndsItsOwnObservationStaysWhole() {
+        let circle = Circle()
+        let kept = Recorder<String>()
+        do {
+            let observer = TestObserver()
+            observer.kvoController.observe(circle, keyPath: \.name, options: [.old, .new]) { observer, _, change in
+                observer.kvoController.unobserveAll()
+                kept.append(change)
+            }
+            circle.name = "ring"
+        }
+        circle.name = "disc"
+        let changes = kept.changes
+        #expect(changes.count == 1)
+        #expect(changes.first?.oldValue == "circle")
+        #expect(changes.first?.newValue == "ring")
+        #expect(changes.first?.keyPath == \Circle.name)
+    }
+
+    @Test func aRecordCopiedAndChangedInTheCallbackIsTheCallbacksOwn() {
+        let circle = Circle()
+        let observer = TestObserver()
+        let kept = Recorder<Int>()
+        observer.kvoController.observe(circle, keyPath: \.borderWidth, options: [.new]) { _, _, change in
+            var copy = change
+            copy.keyPath = \Circle.name
+            kept.append(copy)
+            kept.append(change)
+        }
+        circle.borderWidth = 4
+        withExtendedLifetime(observer) {}
+        let changes = kept.changes
+        #expect(changes.map(\.keyPath) == [\Circle.name, \Circle.borderWidth])
+        #expect(changes.map(\.newValue) == [4, 4])
+    }
+}
