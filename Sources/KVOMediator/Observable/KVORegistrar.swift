@@ -245,6 +245,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
+    /// The registrations of the entry at `index`, under `spinLock`: the list alone, projected in place
+    /// (a copy of the whole entry, or of the table, retained their objects too, and released them again, on
+    /// every change).
+    @inline(__always)
+    private func infosLocked(at index: Int) -> SlotObservers {
+        index == 0 ? state.firstSlot.unsafelyUnwrapped.infos : state.slots[index - 1].infos
+    }
+
     /// The typed key path that read `slot` first, if one did (read in place: `withState` copies the table).
     func wrappedKeyPath(of slot: SlotKey) -> AnyKeyPath? {
         spinLock.withLock {
@@ -339,7 +347,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             if let single = state.unretainedOnlyInfo(at: index) {
                 return (single.with { $0.isDeferredInTransaction }, version)
             }
-            let infos = state.entry(at: index).infos
+            let infos = infosLocked(at: index)
             return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
         }
         // (The field tells a direct registration deferring its record where its new value will be.)
@@ -425,7 +433,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 return
             }
         }
-        let infos = state.entry(at: index).infos
+        let infos = infosLocked(at: index)
         spinLock.unlock()
         if infos.isEmpty { return store() }
         let slotKey = LeafWord.slot(self, field: field)
