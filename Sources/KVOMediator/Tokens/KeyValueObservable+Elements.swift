@@ -113,15 +113,19 @@ extension KeyValueObservable {
                     guard let members, let place = members.place(of: member) else { return }
                     // (One value each, for an element held once: an array literal, made with no generic code.)
                     let count = place.count
-                    let record = KVOChange<[Value]>(
+                    var record = KVOChange<[Value]>(
                         kind: .setting,
                         oldValue: change.oldValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
                         newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
                         indexes: place.indexes,
                         isPrior: change.isPrior,
-                        holder: place.info
+                        holder: _noReference(as: _KeyPathHolder.self)
                     )
-                    members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
+                    // (The collection's registration lent to the record for the call, as to every record
+                    // delivered: `place` holds it.)
+                    _withLent(place.info, asFirstReferenceOf: &record) { record in
+                        members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
+                    }
                 }
             )
             info._wantWholeValues()

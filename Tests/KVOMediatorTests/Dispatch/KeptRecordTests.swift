@@ -47,6 +47,27 @@ import Testing
         #expect(changes.allSatisfy { $0.keyPath == \Playlist.songs })
     }
 
+    @Test func recordsOfAnElementsChangeKeptByTheHandlerOutliveTheTokenAndTheCollection() throws {
+        let kept = Recorder<[String]>()
+        weak var weakAlbum: Album?
+        do {
+            let album = Album(["a", "b"])
+            weakAlbum = album
+            let token = try album.observe(each: \.tracks, keyPath: \.title, options: [.old, .new]) { _, change in
+                kept.append(change)
+            }
+            album.tracks[1].title = "B"
+            album.tracks[0].title = "A"
+            token.invalidate()
+        }
+        #expect(weakAlbum == nil)
+        let changes = kept.changes
+        #expect(changes.map(\.oldValue) == [["b"], ["a"]])
+        #expect(changes.map(\.newValue) == [["B"], ["A"]])
+        #expect(changes.map(\.indexes) == [IndexSet(integer: 1), IndexSet(integer: 0)])
+        #expect(changes.allSatisfy { $0.keyPath == \Album.tracks })
+    }
+
     @Test func aRecordKeptByACallbackThatEndsItsOwnObservationStaysWhole() {
         let circle = Circle()
         let kept = Recorder<String>()
