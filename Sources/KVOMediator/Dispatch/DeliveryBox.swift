@@ -30,7 +30,7 @@ class _DeliveryBox: @unchecked Sendable {  // immutable; subclasses hold only im
 ///   by the registration (initial records, re-read values) and `old` is nil.
 ///
 /// `holder` is the registration, which the record holds for its key path: lent for the call, with no
-/// retain (`_withDelivered`).
+/// retain, when the function builds the record (`_withDelivered`).
 @usableFromInline
 typealias _Delivery = (
     _DeliveryBox, AnyObject, ValueAddress?, ValueAddress?, Any.Type?, Bool, _KeyPathHolder
@@ -44,7 +44,7 @@ extension KVOChange {
         new: ValueAddress?,
         type: Any.Type?,
         isPrior: Bool,
-        holder: _KeyPathHolder
+        holder: _KeyPathHolder?
     ) -> KVOChange<Value> {
         guard let type else { return new.unsafelyUnwrapped.load(as: KVOChange<Value>.self) }
         if type == Value.self {
@@ -68,8 +68,8 @@ extension KVOChange {
 }
 
 extension KVOChange {
-    /// Calls `body` with the record a `_Delivery` is given (see `_delivered`), which holds `holder`
-    /// with no retain for the call (a record built by the registration holds its own retain already).
+    /// Calls `body` with the record a `_Delivery` is given (see `_delivered`): one it builds is lent
+    /// `holder` for the call (`_lending(_:to:_:)`); one the registration built holds its own retain.
     @inlinable
     @inline(__always)
     static func _withDelivered(
@@ -83,15 +83,22 @@ extension KVOChange {
         guard type != nil else {
             return body(_delivered(old: old, new: new, type: type, isPrior: isPrior, holder: holder))
         }
-        assert(MemoryLayout<Self>.offset(of: \Self._keyPathHolder) == 0)
-        var change = _delivered(
-            old: old,
-            new: new,
-            type: type,
-            isPrior: isPrior,
-            holder: _noReference(as: _KeyPathHolder.self)
-        )
-        _withLent(holder, asFirstReferenceOf: &change, body)
+        var change = _delivered(old: old, new: new, type: type, isPrior: isPrior, holder: nil)
+        _lending(holder, to: &change, body)
+    }
+
+    /// Calls `body` with `record`, built with no holder, holding `holder` (a registration, which the caller
+    /// keeps alive for the call: it delivers inside the registration's gate) with no retain; `record`
+    /// holds none again after. A record `body` keeps is a copy, which retains `holder` as any copy does.
+    @inlinable
+    @inline(__always)
+    static func _lending(
+        _ holder: _KeyPathHolder,
+        to record: inout KVOChange<Value>,
+        _ body: (KVOChange<Value>) -> Void
+    ) {
+        assert(record._keyPathHolder == nil)
+        _withLent(holder, asFirstReferenceOf: &record, body)
     }
 }
 
@@ -100,7 +107,8 @@ extension KVOChange {
     /// that `_delivered` stays small enough to be inlined into the box's function for a setting.
     @inlinable
     @inline(never)
-    static func _collectionRecord(at address: ValueAddress, isPrior: Bool, holder: _KeyPathHolder) -> KVOChange<Value> {
+    static func _collectionRecord(at address: ValueAddress, isPrior: Bool, holder: _KeyPathHolder?) -> KVOChange<Value>
+    {
         let parts = address.load(as: _CollectionParts.self)
         func value(at address: ValueAddress?) -> Value? {
             guard let address else { return nil }

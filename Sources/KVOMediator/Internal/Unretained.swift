@@ -69,23 +69,16 @@ struct Unretained<Object: AnyObject> {
     }
 }
 
-/// A reference to no object, to build a value whose first stored property will be lent a reference
-/// (``_withLent(_:asFirstReferenceOf:_:)``): a null pointer, which the runtime's retain and release
-/// pass over (they act on no address at or below zero), so building and destroying it count nothing.
-@inlinable
-@inline(__always)
-func _noReference<Object: AnyObject>(as _: Object.Type) -> Object {
-    unsafeBitCast(0 as Int, to: Object.self)
-}
-
-/// Calls `body` with `value`, whose first stored property, a reference made by ``_noReference(as:)``,
-/// holds `lent` for the call without a retain, and holds no object again after it.
+/// Calls `body` with `value`, whose first stored property, an optional reference holding nil, holds
+/// `lent` for the call without a retain, and nil again after it.
 ///
-/// How a registration's record is given to its callback with no reference counting of the
-/// registration: `body` receives the value borrowed, as any argument; a copy it keeps retains `lent`
-/// as every copy does. Why it is sound: the caller keeps `lent` alive for the length of the call (a
-/// registration delivering inside its gate), and `value` is destroyed only after the property holds
-/// no object again, so nothing is released that was not retained.
+/// A reference lent, as ``Unretained`` holds one: how a registration's record is given to its callback
+/// with no reference counting of the registration. `body` receives the value borrowed, as any argument;
+/// a copy it keeps retains `lent` as every copy does. Why it is sound: the caller keeps `lent` alive for
+/// the length of the call (a registration delivering inside its gate), nothing can move `value` out while
+/// `body` borrows it, and `value` is destroyed only after the property is nil again, so nothing is
+/// released that was not retained. The caller guarantees the property is the first (its type's layout is
+/// tested).
 @inlinable
 @inline(__always)
 func _withLent<Value, Object: AnyObject>(
@@ -95,9 +88,9 @@ func _withLent<Value, Object: AnyObject>(
 ) {
     withUnsafeMutablePointer(to: &value) { pointer in
         let first = UnsafeMutableRawPointer(pointer)
-        assert(first.load(as: Int.self) == 0)
+        assert(first.load(as: UInt.self) == 0)
         first.storeBytes(of: Unmanaged.passUnretained(lent), as: Unmanaged<Object>.self)
         body(pointer.pointee)
-        first.storeBytes(of: 0, as: Int.self)
+        first.storeBytes(of: nil, as: Unmanaged<Object>?.self)
     }
 }

@@ -33,7 +33,7 @@ extension KVOChange {
     /// It is resolved when read, from the registration; a chain broken by a nil link keeps the name it
     /// had when whole.
     public var keyPathName: String {
-        _keyPathHolder.keyPathName
+        _keyPathHolder.unsafelyUnwrapped.keyPathName
     }
 }
 

@@ -245,9 +245,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
-    /// The registrations of the entry at `index`, under `spinLock`: the list alone, projected in place
-    /// (a copy of the whole entry, or of the table, retained their objects too, and released them again, on
-    /// every change).
+    /// The registrations of the entry at `index` (one `entryIndex` found, so index 0 is `firstSlot`'s), under
+    /// `spinLock`: the list alone. Here, not on `State`: a method of the table, called on this stored
+    /// property, copied the whole table, and a copy of the whole entry retained its objects too and released
+    /// them again, on every change.
     @inline(__always)
     private func infosLocked(at index: Int) -> SlotObservers {
         index == 0 ? state.firstSlot.unsafelyUnwrapped.infos : state.slots[index - 1].infos

@@ -119,11 +119,11 @@ extension KeyValueObservable {
                         newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
                         indexes: place.indexes,
                         isPrior: change.isPrior,
-                        holder: _noReference(as: _KeyPathHolder.self)
+                        holder: nil
                     )
-                    // (The collection's registration lent to the record for the call, as to every record
-                    // delivered: `place` holds it.)
-                    _withLent(place.info, asFirstReferenceOf: &record) { record in
+                    // (The collection's registration lent to the record for the call, as to the records a
+                    // delivery builds: `place` holds it.)
+                    KVOChange._lending(place.info, to: &record) { record in
                         members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
                     }
                 }

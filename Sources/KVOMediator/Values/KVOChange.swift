@@ -15,12 +15,15 @@ import Foundation
 /// }
 /// ```
 public struct KVOChange<Value> {
-    /// Holds `keyPath`. For records the library delivers it is the registration itself, lent with no
-    /// retain for the length of the callback (`_lendingHolder`: the first stored property for that), so
-    /// that a notification counts no reference of it, and never one of a key path object that
-    /// registrations on other threads share; a record the callback keeps retains it as a copy does.
+    /// Holds `keyPath`: never nil, but while a delivery builds the record (`_lending(_:to:_:)`). For
+    /// records the library delivers it is the registration itself, lent with no retain for the length of
+    /// the callback, so that a notification counts no reference of it, and never one of a key path object
+    /// that registrations on other threads share; a record the callback keeps retains it as a copy does.
+    ///
+    /// It must stay the first stored property: the lending writes the registration's reference at the
+    /// record's address (`KVOChangeLayoutTests` checks it for values of several layouts).
     @usableFromInline
-    var _keyPathHolder: _KeyPathHolder
+    var _keyPathHolder: _KeyPathHolder?
     /// What kind of change happened.
     public var kind: KVOChangeKind
     // (Spelt `Optional<Value>`: a `Value?` variable starts as nil, so an initialiser's store into it was
@@ -60,7 +63,7 @@ public struct KVOChange<Value> {
     }
     /// The key path that was observed and fired.
     public var keyPath: AnyKeyPath {
-        get { _keyPathHolder.keyPath }
+        get { _keyPathHolder.unsafelyUnwrapped.keyPath }
         set { _keyPathHolder = _KeyPathHolder(newValue) }
     }
     /// Creates a change record.
@@ -83,7 +86,8 @@ public struct KVOChange<Value> {
         )
     }
 
-    /// A record whose key path is held by `holder` (a registration).
+    /// A record whose key path is held by `holder` (a registration; nil only for a record a delivery lends
+    /// its registration to, `_lending(_:to:_:)`).
     @inlinable
     init(
         kind: KVOChangeKind = .setting,
@@ -91,7 +95,7 @@ public struct KVOChange<Value> {
         newValue: Value? = nil,
         indexes: IndexSet? = nil,
         isPrior: Bool = false,
-        holder: _KeyPathHolder
+        holder: _KeyPathHolder?
     ) {
         self.init(
             kind: kind,
@@ -107,7 +111,7 @@ public struct KVOChange<Value> {
     /// `_KVOIndexes`, the optimiser no longer sees that there is no `IndexSet` to destroy after each
     /// callback, and every notification pays for it.)
     @inlinable
-    init(settingFrom oldValue: Value?, to newValue: Value?, isPrior: Bool, holder: _KeyPathHolder) {
+    init(settingFrom oldValue: Value?, to newValue: Value?, isPrior: Bool, holder: _KeyPathHolder?) {
         self.kind = .setting
         self.oldValue = oldValue
         self.newValue = newValue
@@ -124,7 +128,7 @@ public struct KVOChange<Value> {
         newValue: Value?,
         indexes: _KVOIndexes,
         isPrior: Bool,
-        holder: _KeyPathHolder
+        holder: _KeyPathHolder?
     ) {
         self.kind = kind
         self.oldValue = oldValue

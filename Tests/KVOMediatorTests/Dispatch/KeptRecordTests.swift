@@ -5,7 +5,8 @@ import Testing
 
 /// A record is lent its registration for the length of its callback, with no retain: one the callback
 /// keeps holds the registration as any copy does, and stays whole after the registration, its controller
-/// or token and the observed object are gone (AddressSanitizer sees a use after free if it does not).
+/// or token and the observed object are gone (AddressSanitizer sees a use after free or a double free if it
+/// does not), and releases it when it is dropped.
 @Suite struct KeptRecordTests {
     @Test func recordsAControllerBlockKeepsOutliveTheControllerAndTheObject() {
         let recorder = Recorder<Double>()
@@ -66,6 +67,83 @@ import Testing
         #expect(changes.map(\.newValue) == [["B"], ["A"]])
         #expect(changes.map(\.indexes) == [IndexSet(integer: 1), IndexSet(integer: 0)])
         #expect(changes.allSatisfy { $0.keyPath == \Album.tracks })
+    }
+
+    @Test func aKeptRecordHoldsItsRegistrationUntilItIsDropped() throws {
+        let circle = Circle()
+        let kept = Recorder<Int>()
+        weak var registration: _KeyPathHolder?
+        do {
+            let token = try circle.observe(\.borderWidth, options: [.new]) { _, change in kept.append(change) }
+            circle.borderWidth = 2
+            registration = kept.changes.first?._keyPathHolder
+            token.invalidate()
+        }
+        #expect(registration != nil)
+        #expect(kept.changes.first?.keyPath == \Circle.borderWidth)
+        kept.removeAll()
+        #expect(registration == nil)
+    }
+
+    @Test func recordsOfSeveralRegistrationsOfOnePropertyEachHoldTheirOwn() {
+        let circle = Circle()
+        let observers = [TestObserver(), TestObserver(), TestObserver()]
+        let kept = Recorder<Double>()
+        for observer in observers {
+            observer.kvoController.observe(circle, keyPath: \.radius, options: [.old, .new]) { _, _, change in
+                kept.append(change)
+            }
+        }
+        circle.radius = 5
+        for observer in observers { observer.kvoController.unobserveAll() }
+        let changes = kept.changes
+        #expect(changes.count == 3)
+        #expect(Set(changes.compactMap { $0._keyPathHolder.map(ObjectIdentifier.init) }).count == 3)
+        #expect(changes.allSatisfy { $0.keyPath == \Circle.radius && $0.oldValue == 1 && $0.newValue == 5 })
+    }
+
+    @Test func recordsOfAStringKeyPathKeptByTheBlockOutliveTheController() throws {
+        let circle = Circle()
+        let kept = Recorder<Any>()
+        do {
+            let observer = TestObserver()
+            try observer.kvoController.observe(circle, keyPath: "name", options: [.old, .new]) { _, _, change in
+                kept.append(change)
+            }
+            circle.name = "ring"
+        }
+        circle.name = "disc"
+        let changes = kept.changes
+        #expect(changes.count == 1)
+        #expect(changes.first?.oldValue as? String == "circle")
+        #expect(changes.first?.newValue as? String == "ring")
+        #expect(changes.first?.keyPathName == "name")
+    }
+
+    @Test func recordsDeliveredOnAQueueAndKeptOutliveTheirObservation() {
+        let queue = DispatchQueue(label: "KeptRecordTests.queue")
+        let circle = Circle()
+        let kept = Recorder<Int>()
+        do {
+            let observer = TestObserver()
+            observer.kvoController.observe(
+                circle,
+                keyPath: \.borderWidth,
+                options: [.old, .new],
+                delivery: .queue(queue)
+            ) {
+                _,
+                change in kept.append(change)
+            }
+            circle.borderWidth = 3
+            queue.sync {}
+            observer.kvoController.unobserveAll()
+        }
+        let changes = kept.changes
+        #expect(changes.count == 1)
+        #expect(changes.first?.oldValue == 0)
+        #expect(changes.first?.newValue == 3)
+        #expect(changes.first?.keyPath == \Circle.borderWidth)
     }
 
     @Test func aRecordKeptByACallbackThatEndsItsOwnObservationStaysWhole() {

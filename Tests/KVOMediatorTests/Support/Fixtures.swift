@@ -135,6 +135,14 @@ final class Recorder<Value>: @unchecked Sendable {  // `records` is guarded by `
             recordThreads.append(Thread.isMainThread)
         }
     }
+
+    /// Drops every record (and what the records hold).
+    func removeAll() {
+        lock.withLock {
+            records.removeAll()
+            recordThreads.removeAll()
+        }
+    }
 }
 
 /// Counts calls from any thread.
