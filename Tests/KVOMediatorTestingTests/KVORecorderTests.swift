@@ -100,13 +100,7 @@ import Testing
         let thermostat = Thermostat()
         let panel = Panel()
         panel.kvoController.observe(thermostat, keyPath: \.mode, options: [.new], delivery: .mainActor) { _, _ in }
-        let blocked = DispatchSemaphore(value: 0)
-        let released = DispatchSemaphore(value: 0)
-        DispatchQueue.main.async {
-            blocked.signal()
-            released.wait()
-        }
-        blocked.wait()
+        let released = blockMainQueue()
         thermostat.mode = "heat"  // queued to the blocked main actor
         let error = await #expect(throws: KVOTestTimeout.self) {
             try await settleKVODeliveries(timeout: .milliseconds(50))
@@ -129,15 +123,9 @@ import Testing
                 _,
                 change in recorder.record(change)
             }
-            let blocked = DispatchSemaphore(value: 0)
-            let released = DispatchSemaphore(value: 0)
-            defer { released.signal() }
-            DispatchQueue.main.async {
-                blocked.signal()
-                released.wait()
-            }
             // (A main queue that does not run at all is as blocked.)
-            _ = blocked.wait(timeout: .now() + 2)
+            let released = blockMainQueue(waitingAtMost: 2)
+            defer { released.signal() }
             thermostat.temperature = 21
             do {
                 try await settleKVODeliveries(timeout: .seconds(5))
@@ -210,4 +198,21 @@ import Testing
         #expect(recorder.changes == [KVOChange(oldValue: 21, newValue: 22, keyPath: \Thermostat.temperature)])
         #expect(try await recorder.next().newValue == 22)
     }
+}
+
+/// Blocks the main queue (the main actor's) until the returned semaphore is signalled; returns once the
+/// block runs, or after `seconds` if given.
+private func blockMainQueue(waitingAtMost seconds: Double? = nil) -> DispatchSemaphore {
+    let blocked = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    DispatchQueue.main.async {
+        blocked.signal()
+        released.wait()
+    }
+    if let seconds {
+        _ = blocked.wait(timeout: .now() + seconds)
+    } else {
+        blocked.wait()
+    }
+    return released
 }
