@@ -80,8 +80,10 @@ extension KeyValueObservable {
     }
 
     /// Observes `keyPath` of the elements of `collection` (`elements` lists them), calling `deliver` with
-    /// each record. Built here, where the types are known, so that the records are made and delivered with
-    /// no generic code: `ElementMembers` keeps the members and their registrations.
+    /// each record (`deliverChangeOf`, when given, with the record of an element's change and the member whose
+    /// change it is). Built here, where the types are known, so that the records are made and delivered with
+    /// no generic code: `ElementMembers` keeps the members and their registrations. `prepare` is given the
+    /// collection's registration before it starts.
     @inlinable
     func _observeElements<Elements, Element: KeyValueObservable & SendableMetatype, Value>(
         _ collection: KeyPath<Self, Elements>,
@@ -93,6 +95,8 @@ extension KeyValueObservable {
         observer: Any.Type? = nil,
         elements: @escaping @Sendable (Elements) -> [Element],
         onObjectDeinit: (@Sendable () -> Void)? = nil,
+        prepare: ((KVOInfo) -> Void)? = nil,
+        deliverChangeOf: (@Sendable (Self, KVOChange<[Value]>, ObjectIdentifier) -> Void)? = nil,
         deliver: @escaping @Sendable (Self, KVOChange<[Value]>) -> Void
     ) throws(KVOError) -> KVOObservation where Self: SendableMetatype {
         let members = ElementMembers(ordered: ordered)
@@ -124,7 +128,11 @@ extension KeyValueObservable {
                     // (The collection's registration lent to the record for the call, as to the records a
                     // delivery builds: `place` holds it.)
                     KVOChange._lending(place.info, to: &record) { record in
-                        members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
+                        members.deliver(at: place) { object in
+                            let object = KnownClass.cast(object, to: Self.self)
+                            guard let deliverChangeOf else { return deliver(object, record) }
+                            deliverChangeOf(object, record, ObjectIdentifier(member))
+                        }
                     }
                 }
             )
@@ -182,6 +190,7 @@ extension KeyValueObservable {
             onObjectDeinit?()
         }
         let token: KVOObservation
+        prepare?(collectionInfo)
         do {
             defer { _RegistrationSites.leave(made) }
             token = try _observe(collectionInfo)

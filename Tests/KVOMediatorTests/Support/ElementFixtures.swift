@@ -1,4 +1,5 @@
 import KVOMediator
+import Synchronization
 
 /// An element of a collection whose property is observed element by element.
 final class Track: KeyValueObservable, Hashable, @unchecked Sendable {  // changed by one thread at a time
@@ -25,4 +26,13 @@ final class Album: KeyValueObservable, @unchecked Sendable {  // changed by one 
     init(_ titles: [String] = []) {
         tracks = titles.map(Track.init)
     }
+}
+
+/// Whether each delivery ran where it should (on its queue, say), in the order they ran.
+final class PlaceLog: Sendable {
+    private let places = Mutex<[Bool]>([])
+
+    var values: [Bool] { places.withLock { $0 } }
+
+    func append(_ wasRightPlace: Bool) { places.withLock { $0.append(wasRightPlace) } }
 }
