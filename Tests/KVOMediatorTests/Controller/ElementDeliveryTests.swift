@@ -274,4 +274,64 @@ import Testing
             #expect(news == (1...250).map { "t\(index)-\($0)" })
         }
     }
+
+    @Test func aCallbackThatUnobservesStopsTheRecordsTakenWithIt() {
+        let album = Album(["a", "b"])
+        let observer = TestObserver()
+        let held = HeldQueue()
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(
+            album,
+            each: \.tracks,
+            keyPath: \.title,
+            options: [.new],
+            delivery: .queue(held.queue, coalescing: .latest)
+        ) { observer, change in
+            records.append(change)
+            observer.kvoController.unobserve(album, each: \.tracks, keyPath: \.title)
+        }
+        album.tracks[0].title = "x"
+        album.tracks[1].title = "y"
+        held.releaseAndDrain()
+        #expect(records.changes == [setting(nil, ["x"], at: 0)])
+        #expect(album.tracks.map { $0.kvoRegistrar.registrationCount } == [0, 0])
+    }
+
+    @Test func whatWaitsWhenTheObjectDeinitialisesIsNotDeliveredAndItsElementsAreLetGo() {
+        let observer = TestObserver()
+        let held = HeldQueue()
+        let calls = CallCounter()
+        let track = Track("a")
+        weak var gone: Album?
+        do {
+            let album = Album()
+            album.tracks = [track]
+            gone = album
+            observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, delivery: .queue(held.queue)) {
+                _,
+                _ in calls.increment()
+            }
+            track.title = "x"
+        }
+        #expect(gone == nil)
+        #expect(track.kvoRegistrar.registrationCount == 0)
+        held.releaseAndDrain()
+        #expect(calls.count == 0)
+        #expect(observer.kvoController.observationCount == 0)
+    }
+
+    @Test func aTransactionsRecordsAreDeliveredOnTheQueueWhenItEnds() {
+        let album = Album(["a", "b"])
+        let observer = TestObserver()
+        let held = HeldQueue()
+        let (records, _) = recordTitles(of: album, on: held.queue, coalescing: true, by: observer)
+        withKVOTransaction {
+            album.tracks[0].title = "x"
+            album.tracks[0].title = "y"
+            album.tracks[1].title = "z"
+        }
+        album.tracks[0].title = "w"
+        held.releaseAndDrain()
+        #expect(records.changes == [setting(["a"], ["w"], at: 0), setting(["b"], ["z"], at: 1)])
+    }
 }
