@@ -100,10 +100,14 @@ extension KeyValueObservable {
         deliver: @escaping @Sendable (Self, KVOChange<[Value]>) -> Void
     ) throws(KVOError) -> KVOObservation where Self: SendableMetatype {
         let members = ElementMembers(ordered: ordered)
+        // (Held weakly through a pin, not `weak`: a `weak` capture is a boxed variable checked for exclusive
+        // access at each read, and gives the members a side table, which sends each retain and release of
+        // them to the runtime's slow path.)
+        let weakMembers = WeakReference(members)
         let elementOptions = options.subtracting(.initial)
         let paths = _ElementKeyPaths(collection, keyPath)
         // An element's change: its record at its indexes now, in the collection registration's gate.
-        members.subscribeElement = { [weak members] element, member throws(KVOError) in
+        members.subscribeElement = { element, member throws(KVOError) in
             let element = KnownClass.cast(element, to: Element.self)
             let made = _RegistrationSites.enter(site.file, site.line, form, observer: observer)
             defer { _RegistrationSites.leave(made) }
@@ -114,7 +118,7 @@ extension KeyValueObservable {
                 options: elementOptions,
                 owner: nil,
                 box: _HandlerBox { (_: Element, change: KVOChange<Value>) in
-                    guard let members, let place = members.place(of: member) else { return }
+                    guard let members = weakMembers.object, let place = members.place(of: member) else { return }
                     // (One value each, for an element held once: an array literal, made with no generic code.)
                     let count = place.count
                     var record = KVOChange<[Value]>(
@@ -128,10 +132,12 @@ extension KeyValueObservable {
                     // (The collection's registration lent to the record for the call, as to the records a
                     // delivery builds: `place` holds it.)
                     KVOChange._lending(place.info, to: &record) { record in
-                        members.deliver(at: place) { object in
-                            let object = KnownClass.cast(object, to: Self.self)
-                            guard let deliverChangeOf else { return deliver(object, record) }
-                            deliverChangeOf(object, record, ObjectIdentifier(member))
+                        if let deliverChangeOf {
+                            members.deliver(at: place) {
+                                deliverChangeOf(KnownClass.cast($0, to: Self.self), record, ObjectIdentifier(member))
+                            }
+                        } else {
+                            members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
                         }
                     }
                 }
@@ -150,8 +156,8 @@ extension KeyValueObservable {
             reader: .typed(paths.collection),
             options: collectionOptions,
             owner: nil,
-            box: _HandlerBox { [weak members] (object: Self, change: KVOChange<Elements>) in
-                guard let members else { return }
+            box: _HandlerBox { (object: Self, change: KVOChange<Elements>) in
+                guard let members = weakMembers.object else { return }
                 let removed = change.oldValue.map(elements)
                 let inserted = change.newValue.map(elements)
                 if change.isPrior {
@@ -185,8 +191,8 @@ extension KeyValueObservable {
         )
         // (When the object deinitialises, its elements' registrations end too: no token or controller need
         // be let go for them to.)
-        collectionInfo._onObjectDeinit { [weak members] in
-            members?.end()
+        collectionInfo._onObjectDeinit {
+            weakMembers.object?.end()
             onObjectDeinit?()
         }
         let token: KVOObservation
