@@ -1,13 +1,22 @@
 /// What a hopping delivery needs: its registration, held weakly, to pass the gate again where it runs.
+///
+/// (Held through a pin, not `weak`: a `weak` reference gives the registration a side table, which sends
+/// each retain and release of it, on every path, to the runtime's slow path.)
 final class HopContext: @unchecked Sendable {  // `registration` is guarded by `lock`
     private let lock = Lock()
-    private weak var registration: KVOInfo?
+    private var registration: WeakReference<KVOInfo>?
 
     var info: KVOInfo? {
-        lock.withLock { registration }
+        lock.withLock { registration }?.object
     }
 
     func attach(_ info: KVOInfo) {
-        lock.withLock { registration = info }
+        let reference = WeakReference(info)
+        // (The reference replaced, if any, is released after unlocking.)
+        let replaced = lock.withLock { () -> WeakReference<KVOInfo>? in
+            defer { registration = reference }
+            return registration
+        }
+        withExtendedLifetime(replaced) {}
     }
 }
