@@ -189,7 +189,7 @@ struct ProgramGenerator {
         if case .root = target, random.chance(10) {
             return .observe(
                 observer: slot,
-                form: .block,
+                form: random.chance(35) ? .coalesced : .block,
                 target: target,
                 keys: [someEachKey()],
                 options: random.observationOptions()

@@ -37,7 +37,8 @@ extension ReferenceModel {
                         old: registration.options.contains(.old) ? recorded : nil,
                         indexes: place?.indexes,
                         isPrior: true
-                    )
+                    ),
+                    member: place.map { _ in slot.object }
                 )
             }
         }
@@ -55,7 +56,8 @@ extension ReferenceModel {
                     old: options.contains(.old) ? before[registration.id].map { Self.recorded($0, at: place) } : nil,
                     new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
                     indexes: place?.indexes
-                )
+                ),
+                member: place.map { _ in slot.object }
             )
         }
     }

@@ -4,6 +4,9 @@ import KVOMediator
 /// prior record of its first change (with `.prior`) and one change record into which later ones merge.
 struct ModelLaneState {
     var waiting: [Int: (prior: ModelRecord?, change: ModelRecord?)] = [:]
+    /// For each coalescing element-wise registration with a delivery waiting, what waits
+    /// (`ReferenceModel+ElementCoalescing`).
+    var elements: [Int: ModelElementsWaiting] = [:]
     /// The registrations waiting, in the order their deliveries were queued.
     var order: [Int] = []
 }
@@ -37,6 +40,10 @@ extension ReferenceModel {
         let lane = self.lane
         self.lane = ModelLaneState()
         for id in lane.order {
+            if let elements = lane.elements[id] {
+                deliverWaiting(elements, to: id)
+                continue
+            }
             guard let registration = registrations[id], isCallable(registration),
                 let asked = registration.coalescing, let waiting = lane.waiting[id]
             else { continue }

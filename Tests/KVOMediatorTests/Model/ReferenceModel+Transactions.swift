@@ -95,7 +95,8 @@ extension ReferenceModel {
             if options.contains(.prior) {
                 deliver(
                     id,
-                    ModelRecord(old: options.contains(.old) ? old : nil, indexes: place?.indexes, isPrior: true)
+                    ModelRecord(old: options.contains(.old) ? old : nil, indexes: place?.indexes, isPrior: true),
+                    member: key.member
                 )
             }
             deliver(
@@ -104,7 +105,8 @@ extension ReferenceModel {
                     old: options.contains(.old) ? old : nil,
                     new: options.contains(.new) ? Self.recorded(new, at: place) : nil,
                     indexes: place?.indexes
-                )
+                ),
+                member: key.member
             )
         }
     }

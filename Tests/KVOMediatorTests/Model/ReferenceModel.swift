@@ -77,7 +77,8 @@ struct ModelRegistration {
     /// Collection mutations reach it with their kind and indexes: every registration of the
     /// collection itself, whatever its form, except a value stream, which wants whole values.
     var getsCollectionKinds: Bool {
-        guard key.isCollection || key.isEach, coalescing == nil else { return false }
+        // (A coalescing registration of elements keeps them: only its members' changes merge.)
+        guard key.isCollection || key.isEach, coalescing == nil || key.isEach else { return false }
         if case .valueStream = front { return false }
         return true
     }
@@ -281,9 +282,12 @@ struct ReferenceModel {
     // MARK: Delivering
 
     /// Appends a record to what a registration must receive, if it can be called; an armed one fires.
-    mutating func deliver(_ id: Int, _ record: ModelRecord) {
+    /// `member`: the member whose change an element-wise registration's record is, if it is one.
+    mutating func deliver(_ id: Int, _ record: ModelRecord, member: Int? = nil) {
         guard let registration = registrations[id], isCallable(registration) else { return }
-        if registration.coalescing != nil { return merge(record, into: id) }
+        if registration.coalescing != nil {
+            return registration.key.isEach ? merge(record, of: member, into: id) : merge(record, into: id)
+        }
         var received: Int
         switch registration.front {
         case .valueStream(let slot), .changeStream(let slot):
