@@ -334,4 +334,18 @@ import Testing
         held.releaseAndDrain()
         #expect(records.changes == [setting(["a"], ["w"], at: 0), setting(["b"], ["z"], at: 1)])
     }
+
+    @Test @MainActor func aMainActorViewModelKeepsItsRowsFromAnotherThreadsChanges() async {
+        let album = Album(["a", "b"])
+        let viewModel = TrackListViewModel(album: album)
+        #expect(viewModel.titles == ["a", "b"])
+        TestThread {
+            for step in 1...100 { album.tracks[1].title = "b\(step)" }
+            album.mutableArrayValue(for: \.tracks).insert(Track("z"), at: 0)
+            album.tracks[0].title = "Z"
+        }.join()
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        #expect(viewModel.titles == ["Z", "a", "b100"])
+        #expect(viewModel.reloadedRows == [1, 0])
+    }
 }

@@ -49,3 +49,33 @@ final class Feed: KeyValueObservable, @unchecked Sendable {
     let kvoRegistrar = KVORegistrar()
     @Observed var headline = ""
 }
+
+/// A list's view model as a user writes it in Swift 6 mode: rows reloaded on the main actor from the
+/// titles of an album's tracks, which other threads change.
+@MainActor
+final class TrackListViewModel {
+    private(set) var titles: [String] = []
+    private(set) var reloadedRows: [Int] = []
+    lazy var kvoController = KVOController(observer: self)
+
+    init(album: Album) {
+        kvoController.observe(
+            album,
+            each: \.tracks,
+            keyPath: \.title,
+            options: [.initial, .new],
+            delivery: .mainActor(coalescing: .latest)
+        ) { viewModel, change in
+            guard let new = change.newValue else { return }
+            switch change.kind {
+            case .setting where change.indexes == nil: viewModel.titles = new
+            case .setting, .replacement:
+                for (index, title) in zip(change.indexes ?? [], new) { viewModel.titles[index] = title }
+                viewModel.reloadedRows += change.indexes ?? []
+            case .insertion:
+                for (index, title) in zip(change.indexes ?? [], new) { viewModel.titles.insert(title, at: index) }
+            case .removal: break
+            }
+        }
+    }
+}
