@@ -310,7 +310,7 @@ final class LockProtected<State>: @unchecked Sendable {  // `state` is reached o
 /// every change.
 @usableFromInline
 class GuardedFields<Fields> {
-    @exclusivity(unchecked) final var guarded: Fields
+    @usableFromInline @exclusivity(unchecked) final var guarded: Fields
 
     init(guarded: Fields) {
         self.guarded = guarded

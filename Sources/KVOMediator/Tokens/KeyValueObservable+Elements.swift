@@ -104,6 +104,7 @@ extension KeyValueObservable {
         // access at each read, and gives the members a side table, which sends each retain and release of
         // them to the runtime's slow path.)
         let weakMembers = WeakReference(members)
+        let arrays = _ElementRecordArrays<Value>()
         let elementOptions = options.subtracting(.initial)
         let paths = _ElementKeyPaths(collection, keyPath)
         // An element's change: its record at its indexes now, in the collection registration's gate.
@@ -119,16 +120,33 @@ extension KeyValueObservable {
                 owner: nil,
                 box: _HandlerBox { (_: Element, change: KVOChange<Value>) in
                     guard let members = weakMembers.object, let place = members.place(of: member) else { return }
-                    // (One value each, for an element held once: an array literal, made with no generic code.)
-                    let count = place.count
+                    // One value each (several for an element held more than once), in the arrays the last
+                    // record gave back when no other change holds them.
+                    var pair = _ElementRecordArrays<Value>.Pair()
+                    let reused = arrays.take(into: &pair)
                     var record = KVOChange<[Value]>(
                         kind: .setting,
-                        oldValue: change.oldValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
-                        newValue: change.newValue.map { count == 1 ? [$0] : Array(repeating: $0, count: count) },
+                        oldValue: nil,
+                        newValue: nil,
                         indexes: place.indexes,
                         isPrior: change.isPrior,
                         holder: nil
                     )
+                    if let old = change.oldValue {
+                        _ElementRecordArrays.refill(&pair.old, with: old, count: place.count)
+                        record.oldValue = _ElementRecordArrays.moveOut(&pair.old)
+                    }
+                    if let new = change.newValue {
+                        _ElementRecordArrays.refill(&pair.new, with: new, count: place.count)
+                        record.newValue = _ElementRecordArrays.moveOut(&pair.new)
+                    }
+                    defer {
+                        if reused {
+                            if record.oldValue != nil { swap(&pair.old, &record.oldValue!) }
+                            if record.newValue != nil { swap(&pair.new, &record.newValue!) }
+                            arrays.giveBack(&pair)
+                        }
+                    }
                     // (The collection's registration lent to the record for the call, as to the records a
                     // delivery builds: `place` holds it.)
                     KVOChange._lending(place.info, to: &record) { record in
