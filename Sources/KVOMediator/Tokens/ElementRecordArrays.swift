@@ -8,9 +8,9 @@ import Synchronization
 /// One thread at a time holds them (`busy`, taken with one compare-and-exchange); a change made while
 /// another thread (or a callback of this one, changing an element again) holds them builds its own. A
 /// callback that keeps a record keeps a copy of its arrays: the next refill then copies on write, and
-/// the kept record is left as it was.
+/// the kept record is left as it was. (`@unchecked Sendable`: the arrays are guarded by `busy`.)
 @usableFromInline
-final class _ElementRecordArrays<Value>: GuardedFields<_ElementRecordArrays.Pair>, @unchecked Sendable {  // guarded by `busy`
+final class _ElementRecordArrays<Value>: GuardedFields<_ElementRecordArrays.Pair>, @unchecked Sendable {
     @usableFromInline
     struct Pair {
         @usableFromInline var old: [Value] = []
