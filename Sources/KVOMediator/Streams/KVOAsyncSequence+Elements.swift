@@ -81,7 +81,7 @@ extension KeyValueObservable {
             deliver: { _, change in weakSource.object?.yield(change) }
         )
         source.attach(token.info)
-        source.companion = token
+        source.keep(token)
         // (An `.initial` record was yielded before the start: it comes first.)
         source.start(initial: nil)
         return KVOAsyncSequence(source: source)

@@ -8,46 +8,64 @@
 /// the caller's module, so that a change and a `next()` run specialised code. Unspecialised, each of
 /// them looked up the metadata of `Optional<Element>`, `[Element]`, the continuation and the record
 /// about 25 times, some 11,000 instructions, more than the rest of a set-then-await.
+///
+/// Its state is one `GuardedFields` value, guarded by `lock`: a class's own stored properties are checked
+/// for exclusive access at run time on each access, two calls into the runtime per field touched.
 @usableFromInline
-final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state is guarded by `lock`
+final class StreamSource<Element: Sendable>: GuardedFields<StreamSource.State>, @unchecked Sendable {
+    /// What the stream holds, guarded by `lock`.
+    @usableFromInline
+    struct State {
+        @usableFromInline var buffer: [Element] = []
+        @usableFromInline var head = 0
+        /// Elements that arrived while the initial value was still being read; they follow it.
+        @usableFromInline var early: [Element] = []
+        @usableFromInline var started = false
+        @usableFromInline var finished = false
+        /// The consuming task, waiting in `next()` for an element (or the end).
+        @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
+        @usableFromInline var info: KVOInfo?
+        /// What else the stream keeps while it lives (an observation of elements: its token).
+        @usableFromInline var companion: AnyObject?
+
+        @usableFromInline
+        init() {}
+    }
+
     @usableFromInline let lock = Lock()
     @usableFromInline let policy: KVOBufferingPolicy
-    @usableFromInline var buffer: [Element] = []
-    @usableFromInline var head = 0
-    /// Elements that arrived while the initial value was still being read; they follow it.
-    @usableFromInline var early: [Element] = []
-    @usableFromInline var started = false
-    @usableFromInline var finished = false
-    /// The consuming task, waiting in `next()` for an element (or the end).
-    @usableFromInline var waiter: UnsafeContinuation<Element?, Never>?
-    @usableFromInline var info: KVOInfo?
-    /// What else the stream keeps while it lives (an observation of elements: its token).
-    @usableFromInline var companion: AnyObject?
 
     @usableFromInline
     init(policy: KVOBufferingPolicy) {
         self.policy = policy
+        super.init(guarded: State())
     }
 
     deinit {
-        info.map(KVODispatcher.shared.end)
+        guarded.info.map(KVODispatcher.shared.end)
     }
 
     /// Attaches the registration (before it starts, so that it can be ended from here).
     @usableFromInline
     func attach(_ info: KVOInfo) {
-        lock.withLock { self.info = info }
+        lock.withLock { guarded.info = info }
+    }
+
+    /// Keeps `companion` while the stream lives (before it starts).
+    @usableFromInline
+    func keep(_ companion: AnyObject) {
+        lock.withLock { guarded.companion = companion }
     }
 
     /// Starts delivery: the initial element (if any) first, then what arrived meanwhile.
     @inlinable
     func start(initial: Element?) {
         lock.lock()
-        started = true
+        guarded.started = true
         if let initial { enqueue(initial) }
-        if !early.isEmpty {
-            for element in early { enqueue(element) }
-            early = []
+        if !guarded.early.isEmpty {
+            for element in guarded.early { enqueue(element) }
+            guarded.early = []
         }
         resumeWaiterAndUnlock()
     }
@@ -55,14 +73,14 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     @inlinable
     func yield(_ element: Element) {
         lock.lock()
-        guard !finished else { return lock.unlock() }
-        guard started else {
-            early.append(element)
+        guard !guarded.finished else { return lock.unlock() }
+        guard guarded.started else {
+            guarded.early.append(element)
             return lock.unlock()
         }
         // The usual case, a consumer already waiting for this element: hand it over, unbuffered.
-        if let waiter, head == buffer.count {
-            self.waiter = nil
+        if let waiter = guarded.waiter, guarded.head == guarded.buffer.count {
+            guarded.waiter = nil
             lock.unlock()
             return waiter.resume(returning: element)
         }
@@ -74,14 +92,14 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     @usableFromInline
     func finish() {
         lock.lock()
-        finished = true
-        let info = self.info
-        let companion = self.companion
-        self.companion = nil
+        guarded.finished = true
+        let info = guarded.info
+        let companion = guarded.companion
+        guarded.companion = nil
         var waiter: UnsafeContinuation<Element?, Never>?
-        if head == buffer.count {
-            waiter = self.waiter
-            self.waiter = nil
+        if guarded.head == guarded.buffer.count {
+            waiter = guarded.waiter
+            guarded.waiter = nil
         }
         lock.unlock()
         info.map(KVODispatcher.shared.end)
@@ -94,22 +112,22 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
         await withTaskCancellationHandler {
             await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
                 lock.lock()
-                if head < buffer.count {
+                if guarded.head < guarded.buffer.count {
                     let element = dequeue()
                     lock.unlock()
                     return continuation.resume(returning: element)
                 }
-                if finished {
+                if guarded.finished {
                     lock.unlock()
                     return continuation.resume(returning: nil)
                 }
                 // As `AsyncStream`'s: one consumer at a time (a second waiter would never be resumed).
                 precondition(
-                    waiter == nil,
+                    guarded.waiter == nil,
                     "KVOMediator: next() was called on a KVOAsyncSequence from two tasks at once; a sequence is "
                         + "single-pass, iterated by one task. Make one sequence per consuming task."
                 )
-                waiter = continuation
+                guarded.waiter = continuation
                 lock.unlock()
             }
         } onCancel: {
@@ -122,25 +140,25 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     func enqueue(_ element: Element) {
         switch policy {
         case .unbounded:
-            buffer.append(element)
+            guarded.buffer.append(element)
         case .latest:
-            buffer.removeAll(keepingCapacity: true)
-            head = 0
-            buffer.append(element)
+            guarded.buffer.removeAll(keepingCapacity: true)
+            guarded.head = 0
+            guarded.buffer.append(element)
         }
     }
 
     /// Must be called with `lock` held.
     @inlinable
     func dequeue() -> Element {
-        let element = buffer[head]
-        head += 1
-        if head == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= buffer.count {
-            buffer.removeSubrange(0..<head)
-            head = 0
+        let element = guarded.buffer[guarded.head]
+        guarded.head += 1
+        if guarded.head == guarded.buffer.count {
+            guarded.buffer.removeAll(keepingCapacity: true)
+            guarded.head = 0
+        } else if guarded.head >= 64 && guarded.head * 2 >= guarded.buffer.count {
+            guarded.buffer.removeSubrange(0..<guarded.head)
+            guarded.head = 0
         }
         return element
     }
@@ -149,8 +167,8 @@ final class StreamSource<Element: Sendable>: @unchecked Sendable {  // all state
     /// which it releases (the consumer is resumed after that).
     @inlinable
     func resumeWaiterAndUnlock() {
-        guard let waiter, head < buffer.count else { return lock.unlock() }
-        self.waiter = nil
+        guard let waiter = guarded.waiter, guarded.head < guarded.buffer.count else { return lock.unlock() }
+        guarded.waiter = nil
         let element = dequeue()
         lock.unlock()
         waiter.resume(returning: element)
