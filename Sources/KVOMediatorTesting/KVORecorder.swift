@@ -126,10 +126,11 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     /// It waits without blocking its thread, so deliveries to dispatch queues and to the main actor run
     /// meanwhile (an `async` test on the main actor lets them run too).
     ///
-    /// - Parameter timeout: How long to wait.
+    /// - Parameter timeout: How long to wait at most: ten seconds by default (a wait that succeeds returns
+    ///   as soon as the record comes; see ``settleKVODeliveries(timeout:)``).
     /// - Returns: The record.
     /// - Throws: ``KVOTestTimeout`` when no record comes in time.
-    public nonisolated(nonsending) func next(timeout: Duration = .seconds(1)) async throws -> KVOChange<Value> {
+    public nonisolated(nonsending) func next(timeout: Duration = .seconds(10)) async throws -> KVOChange<Value> {
         let deadline = ContinuousClock.now + timeout
         while true {
             let record: KVOChange<Value>? = lock.withLock {
@@ -151,12 +152,13 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     ///
     /// - Parameters:
     ///   - count: How many records to wait for.
-    ///   - timeout: How long to wait.
+    ///   - timeout: How long to wait at most: ten seconds by default (a wait that succeeds returns as soon
+    ///     as the records have come; see ``settleKVODeliveries(timeout:)``).
     /// - Returns: Every record so far (`count` or more).
     /// - Throws: ``KVOTestTimeout`` when fewer than `count` come in time.
     public nonisolated(nonsending) func waitFor(
         _ count: Int,
-        timeout: Duration = .seconds(1)
+        timeout: Duration = .seconds(10)
     ) async throws -> [KVOChange<Value>] {
         let deadline = ContinuousClock.now + timeout
         while true {

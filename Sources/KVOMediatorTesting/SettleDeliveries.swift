@@ -20,10 +20,12 @@ import Synchronization
 /// Streams buffer their records instead of queueing them: read a stream, or record it with
 /// ``KVORecorder/record(from:)``.
 ///
-/// - Parameter timeout: How long to wait.
+/// - Parameter timeout: How long to wait at most: ten seconds by default. A wait that succeeds returns as
+///   soon as the deliveries have run, so the timeout only bounds a test that fails; a loaded CI machine or
+///   a sanitizer build can take far longer than a second to run a queued delivery.
 /// - Throws: ``KVOTestTimeout`` when they have not run in time (the main actor's cannot, while the main
 ///   thread is blocked).
-public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(1)) async throws {
+public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(10)) async throws {
     let deadline = ContinuousClock.now + timeout
     // (Twice: a callback that ran in the first pass may have queued a delivery.)
     for _ in 0..<2 {
