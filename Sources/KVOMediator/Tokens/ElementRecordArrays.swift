@@ -20,8 +20,7 @@ final class _ElementRecordArrays<Value>: GuardedFields<_ElementRecordArrays.Pair
         init() {}
     }
 
-    /// Whether a change holds the arrays. (In a class of its own: an `Atomic` stored in a generic class
-    /// is misplaced in its instances by this compiler.)
+    /// Whether a change holds the arrays.
     @usableFromInline
     let busy = _BusyFlag()
 
