@@ -40,16 +40,15 @@ extension KVOController {
         block: @escaping @Sendable (Observer, KVOChange<Value>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let form: _RegistrationForm = delivery.coalescing == nil ? .queue : .queueCoalescing
-        let site = _RegistrationSites.enter(file, line, form, observer: Observer.self)
+        let route = DeliveryRoute(delivery)
+        let site = _RegistrationSites.enter(file, line, route.form, observer: Observer.self)
         defer { _RegistrationSites.leave(site) }
-        let lane = DeliveryLane.lane(to: delivery.queue)
         observe(
             object,
             keyPath: keyPath,
             options: options,
             coalescing: delivery.coalescing,
-            hop: { lane.queue.async(execute: $0) },
+            hop: route.hop,
             call: block
         )
     }
@@ -104,16 +103,15 @@ extension KVOController {
         block: @escaping @MainActor (Observer, KVOChange<Value>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let form: _RegistrationForm = delivery.coalescing == nil ? .mainActor : .mainActorCoalescing
-        let site = _RegistrationSites.enter(file, line, form, observer: Observer.self)
+        let route = DeliveryRoute(delivery, lane: mainActorLane)
+        let site = _RegistrationSites.enter(file, line, route.form, observer: Observer.self)
         defer { _RegistrationSites.leave(site) }
-        let lane = mainActorLane
         observe(
             object,
             keyPath: keyPath,
             options: options,
             coalescing: delivery.coalescing,
-            hop: { job in lane.deliver { job() } },
+            hop: route.hop,
             call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
         )
     }

@@ -49,7 +49,6 @@ extension KVOController {
         block: @escaping @Sendable (Observer, KVOChange<[Value]>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let lane = DeliveryLane.lane(to: delivery.queue)
         observeElements(
             object,
             collection,
@@ -59,8 +58,7 @@ extension KVOController {
             (file, line),
             elements: { $0 },
             coalescing: delivery.coalescing,
-            form: delivery.coalescing == nil ? .queue : .queueCoalescing,
-            hop: { lane.queue.async(execute: $0) },
+            route: DeliveryRoute(delivery),
             call: block
         )
     }
@@ -82,7 +80,6 @@ extension KVOController {
         block: @escaping @Sendable (Observer, KVOChange<[Value]>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let lane = DeliveryLane.lane(to: delivery.queue)
         observeElements(
             object,
             collection,
@@ -92,8 +89,7 @@ extension KVOController {
             (file, line),
             elements: { Array($0) },
             coalescing: delivery.coalescing,
-            form: delivery.coalescing == nil ? .queue : .queueCoalescing,
-            hop: { lane.queue.async(execute: $0) },
+            route: DeliveryRoute(delivery),
             call: block
         )
     }
@@ -138,7 +134,6 @@ extension KVOController {
         block: @escaping @MainActor (Observer, KVOChange<[Value]>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let lane = mainActorLane
         observeElements(
             object,
             collection,
@@ -148,8 +143,7 @@ extension KVOController {
             (file, line),
             elements: { $0 },
             coalescing: delivery.coalescing,
-            form: delivery.coalescing == nil ? .mainActor : .mainActorCoalescing,
-            hop: { job in lane.deliver { job() } },
+            route: DeliveryRoute(delivery, lane: mainActorLane),
             call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
         )
     }
@@ -171,7 +165,6 @@ extension KVOController {
         block: @escaping @MainActor (Observer, KVOChange<[Value]>) -> Void
     ) where Observer: Sendable {
         guard let object else { return }
-        let lane = mainActorLane
         observeElements(
             object,
             collection,
@@ -181,14 +174,13 @@ extension KVOController {
             (file, line),
             elements: { Array($0) },
             coalescing: delivery.coalescing,
-            form: delivery.coalescing == nil ? .mainActor : .mainActorCoalescing,
-            hop: { job in lane.deliver { job() } },
+            route: DeliveryRoute(delivery, lane: mainActorLane),
             call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
         )
     }
 
     /// The delivering forms' common part: each record (with `coalescing`, what waits in a
-    /// `PendingElementRecords`) moved by `hop` to where it runs, where it passes the collection
+    /// `PendingElementRecords`) moved by `route`'s hop to where it runs, where it passes the collection
     /// registration's gate again and only then loads the observer.
     private func observeElements<Object: KeyValueObservable & SendableMetatype, Elements, Element, Value: Sendable>(
         _ object: Object,
@@ -199,48 +191,41 @@ extension KVOController {
         _ site: (file: StaticString, line: UInt),
         elements: @escaping @Sendable (Elements) -> [Element],
         coalescing: KVOCoalescing?,
-        form: _RegistrationForm,
-        hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        route: DeliveryRoute,
         call: @escaping @Sendable (sending Observer, KVOChange<[Value]>) -> Void
     ) where Element: KeyValueObservable & SendableMetatype {
-        guard let reservation = _reserveElements(of: object, collection, keyPath) else { return }
         let observer = _observer
         let context = HopContext()
-        let run: @Sendable ([KVOChange<[Value]>]) -> Void = { records in
-            context.info?.deliver {
-                for record in records {
-                    guard !reservation.hasEnded, let observer = observer.object else { return }
-                    call(observer, record)
-                }
-            }
-        }
         let pending = coalescing.map { _ in
             PendingElementRecords<Value>(options: options, same: _DistinctValues.test(for: Value.self))
         }
-        let deliver: @Sendable (KVOChange<[Value]>, ObjectIdentifier?) -> Void = { record, member in
-            guard let pending else { return hop { run([record]) } }
-            guard pending.add(record, member: member) else { return }
-            hop { run(pending.take()) }
-        }
-        let token: KVOObservation
-        do {
-            token = try object._observeElements(
+        _registerElements(of: object, collection, keyPath) { reservation throws(KVOError) in
+            let run: @Sendable ([KVOChange<[Value]>]) -> Void = { records in
+                context.info?.deliver {
+                    for record in records {
+                        guard !reservation.hasEnded, let observer = observer.object else { return }
+                        call(observer, record)
+                    }
+                }
+            }
+            let deliver: @Sendable (KVOChange<[Value]>, ObjectIdentifier?) -> Void = { record, member in
+                guard let pending else { return route.hop { run([record]) } }
+                guard pending.add(record, member: member) else { return }
+                route.hop { run(pending.take()) }
+            }
+            return try object._observeElements(
                 collection,
                 keyPath: keyPath,
-                options: pending == nil ? options : PendingElementRecords<Value>.capturing(options),
+                options: pending == nil ? options : options.capturingBothValues,
                 ordered: ordered,
                 site: site,
-                form: form,
+                form: route.form,
                 observer: Observer.self,
                 elements: elements,
                 prepare: context.attach,
                 deliverChangeOf: { _, record, member in deliver(record, member) },
                 deliver: { _, record in deliver(record, nil) }
             )
-        } catch {
-            _keep(nil, reservedBy: reservation, of: object)
-            return errorHandler(error)
         }
-        _keep(token, reservedBy: reservation, of: object)
     }
 }

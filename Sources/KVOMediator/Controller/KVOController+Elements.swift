@@ -120,11 +120,9 @@ extension KVOController {
         elements: @escaping @Sendable (Elements) -> [Element],
         _ block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) where Element: KeyValueObservable & SendableMetatype {
-        guard let reservation = _reserveElements(of: object, collection, keyPath) else { return }
         let observer = _observer
-        let token: KVOObservation
-        do {
-            token = try object._observeElements(
+        _registerElements(of: object, collection, keyPath) { reservation throws(KVOError) in
+            try object._observeElements(
                 collection,
                 keyPath: keyPath,
                 options: options,
@@ -137,6 +135,23 @@ extension KVOController {
                 guard !reservation.hasEnded, let observer = observer.object else { return }
                 block(observer, object, change)
             }
+        }
+    }
+
+    /// Every element-wise form's registration: the place reserved (nothing, if this controller observes
+    /// `keyPath` of the elements of `collection` of `object` already), the observation `make` makes kept in
+    /// it, or its error given to ``errorHandler`` and the place given up.
+    @inlinable
+    func _registerElements(
+        of object: AnyObject,
+        _ collection: AnyKeyPath,
+        _ keyPath: AnyKeyPath,
+        _ make: (ElementReservation) throws(KVOError) -> KVOObservation
+    ) {
+        guard let reservation = _reserveElements(of: object, collection, keyPath) else { return }
+        let token: KVOObservation
+        do {
+            token = try make(reservation)
         } catch {
             _keep(nil, reservedBy: reservation, of: object)
             return errorHandler(error)

@@ -32,9 +32,6 @@ final class PendingElementRecords<Value: Sendable>: @unchecked Sendable {  // th
         self.same = options.contains(.distinct) ? same : nil
     }
 
-    /// The options the registration is made with: both values, always, to merge and compare them.
-    static func capturing(_ options: KVOOptions) -> KVOOptions { options.union([.old, .new]) }
-
     /// Adds a record: the record of `member`'s change, or with no member, one of the collection (or the
     /// initial one). True when nothing was waiting, so that the caller schedules the delivery that takes it.
     func add(_ record: KVOChange<[Value]>, member: ObjectIdentifier?) -> Bool {
@@ -94,10 +91,7 @@ final class PendingElementRecords<Value: Sendable>: @unchecked Sendable {  // th
         var records: [KVOChange<[Value]>] = []
         records.reserveCapacity(taken.count - dropped.count)
         for (index, entry) in taken.enumerated() where !dropped.contains(index) {
-            var record = entry.record
-            if !options.contains(.old) { record.oldValue = nil }
-            if !options.contains(.new) || record.isPrior { record.newValue = nil }
-            records.append(record)
+            records.append(entry.record.carrying(options))
         }
         return records
     }

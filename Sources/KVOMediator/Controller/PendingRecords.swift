@@ -55,7 +55,7 @@ struct MergedRecords<Value: Sendable>: @unchecked Sendable {  // immutable; `sam
     /// The options asked for.
     let options: KVOOptions
     /// The options the registration is made with: both values, always.
-    var capturing: KVOOptions { options.union([.old, .new]) }
+    var capturing: KVOOptions { options.capturingBothValues }
     /// `.distinct`'s test, for a merged record (each change was tested when it was made).
     private let same: _SameValues?
 
@@ -74,13 +74,21 @@ struct MergedRecords<Value: Sendable>: @unchecked Sendable {  // immutable; `sam
             }
             if unchanged { return nil }
         }
-        let records = [prior, change].compactMap { $0.map(cut) }
+        let records = [prior, change].compactMap { $0?.carrying(options) }
         return records.isEmpty ? nil : records
     }
+}
 
-    /// `record` with the values `options` ask for.
-    private func cut(_ record: KVOChange<Value>) -> KVOChange<Value> {
-        var record = record
+extension KVOOptions {
+    /// What a coalescing registration is made with, whatever was asked: both values, to merge and compare
+    /// its records (each is cut down to what was asked with `KVOChange.carrying(_:)` when delivered).
+    var capturingBothValues: KVOOptions { union([.old, .new]) }
+}
+
+extension KVOChange {
+    /// This record with only the values `options` ask for (a prior record carries no new value).
+    func carrying(_ options: KVOOptions) -> KVOChange {
+        var record = self
         if !options.contains(.old) { record.oldValue = nil }
         if !options.contains(.new) || record.isPrior { record.newValue = nil }
         return record

@@ -10,13 +10,9 @@ final class HopContext: @unchecked Sendable {  // `registration` is guarded by `
         lock.withLock { registration }?.object
     }
 
+    /// Called once, before the registration starts.
     func attach(_ info: KVOInfo) {
         let reference = WeakReference(info)
-        // (The reference replaced, if any, is released after unlocking.)
-        let replaced = lock.withLock { () -> WeakReference<KVOInfo>? in
-            defer { registration = reference }
-            return registration
-        }
-        withExtendedLifetime(replaced) {}
+        lock.withLock { registration = reference }
     }
 }

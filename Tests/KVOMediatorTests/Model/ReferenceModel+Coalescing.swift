@@ -51,11 +51,19 @@ extension ReferenceModel {
                 continue
             }
             for record in [waiting.prior, waiting.change].compactMap({ $0 }) {
-                var delivered = record
-                if !asked.contains(.old) { delivered.old = nil }
-                if !asked.contains(.new) { delivered.new = nil }
-                step.expected[id, default: []].append(delivered)
+                step.expected[id, default: []].append(record.carrying(asked))
             }
         }
+    }
+}
+
+extension ModelRecord {
+    /// The record a coalescing registration delivers, which captured both values: with the values it
+    /// asked for (a prior record has no new value).
+    func carrying(_ asked: KVOOptions) -> ModelRecord {
+        var delivered = self
+        if !asked.contains(.old) { delivered.old = nil }
+        if !asked.contains(.new) || isPrior { delivered.new = nil }
+        return delivered
     }
 }

@@ -67,10 +67,7 @@ extension ReferenceModel {
             }
         }
         for (index, entry) in waiting.entries.enumerated() where !dropped.contains(index) {
-            var delivered = entry.record
-            if !asked.contains(.old) { delivered.old = nil }
-            if !asked.contains(.new) || delivered.isPrior { delivered.new = nil }
-            step.expected[id, default: []].append(delivered)
+            step.expected[id, default: []].append(entry.record.carrying(asked))
         }
     }
 }
