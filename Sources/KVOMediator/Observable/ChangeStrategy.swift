@@ -6,7 +6,7 @@ enum ChangeStrategy: Equatable {
     /// The registration's own property: the setter's old and new values are the record
     /// (`KVOInfo+Direct`).
     case direct
-    /// The leaf of its chain, whose links did not change: the setter's values are the record too,
+    /// The leaf of its typed chain, whose links did not change: the setter's values are the record too,
     /// while the chain still reaches the leaf's holder (`KVOInfo+Direct`).
     case chainLeaf
     /// A link of its typed chain: the old chain's tail is followed from the old value, the new one's
@@ -17,8 +17,9 @@ enum ChangeStrategy: Equatable {
     /// asks the leaf word the same question itself, as it is also reached with no set: a manual or a
     /// collection change, a registration of several on the slot).
     case computed
-    /// Anything else (a link of a string key path, whose value is flattened; a key path whose reads are
-    /// not known yet): read again, its reads recorded and its dependencies brought to them.
+    /// Anything else (a link or the leaf of a string or partial key path, whose value is not the
+    /// setter's; a key path whose reads are not known yet): read again, its reads recorded and its
+    /// dependencies brought to them.
     case full
 
     /// Whether the record is made from the setter's own values, with nothing read again.
@@ -38,8 +39,11 @@ extension ChangeStrategy {
     @inline(__always)
     static func choose(isDirect: Bool, leaf: LeafWord, set: LeafWord, readerKind: SlotObserver.ReaderKind) -> Self {
         if isDirect { return .direct }
-        // (A string key path's value is flattened out of its optionals, which the setter's is not.)
-        if !set.isNone, leaf == set { return readerKind == .flattening ? .full : .chainLeaf }
+        // (Only a typed key path's value is the setter's as it is. A string key path's is flattened out of
+        // its optionals; a partial key path's is boxed as the chain's optional, `[Int]?` for
+        // `\.a?.b?.items`, where the setter's is the leaf's own `[Int]`. Delivered from the setter, its
+        // value would change type with what was set, and `.distinct` would compare the two types.)
+        if !set.isNone, leaf == set { return readerKind == .typed ? .chainLeaf : .full }
         if leaf.isNoChain { return .computed }
         return leaf.isSlot && readerKind == .typed ? .chainLink : .full
     }

@@ -16,7 +16,8 @@ public protocol KeyValueObserving: AnyObject {
     /// - Parameters:
     ///   - keyPath: The key path that fired, as passed to `observe`.
     ///   - object: The observed object.
-    ///   - change: The change record; values are boxed as `Any`.
+    ///   - change: The change record; each value is the key path's own, boxed as `Any` (a `String?` for
+    ///     `\.owner?.name`).
     ///   - context: The context passed to `observe`, unchanged.
     func observeValue(
         forKeyPath keyPath: AnyKeyPath,

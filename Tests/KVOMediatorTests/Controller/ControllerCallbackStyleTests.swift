@@ -74,6 +74,28 @@ import Testing
         #expect(matches(changes[1], change(\Circle.name, old: "circle", new: "ring")))
     }
 
+    /// A chain's value by `keyPaths:` is the key path's own, boxed: a `String?` for `\.owner?.name`,
+    /// whether its leaf or a link changed (the setter's own value is a `String`).
+    @Test func aChainByPartialKeyPathIsDeliveredAsItsKeyPathsValueWhicheverLinkChanged() {
+        let account = Ledger()
+        account.owner = LedgerOwner("ann")
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        observer.kvoController.observe(account, keyPaths: [\.owner?.name], options: [.initial, .old, .new]) {
+            _,
+            _,
+            change in
+            records.append(change)
+        }
+        account.owner?.name = "bob"
+        account.owner = LedgerOwner("cy")
+        account.owner = nil
+        let values = records.changes.flatMap { [$0.oldValue, $0.newValue] }.compactMap { $0 }
+        #expect(values.count == 7)
+        #expect(values.allSatisfy { type(of: $0) == String?.self })
+        #expect(values.map { $0 as? String } == ["ann", "ann", "bob", "bob", "cy", "cy", nil])
+    }
+
     @Test func multipleKeyPathsWithContextTellWhichFired() {
         let circle = Circle()
         let observer = ContextObserver()

@@ -17,9 +17,10 @@ import Testing
         // Direct wins whatever else is known.
         #expect(choose(true, .none, .flattening) == .direct)
         #expect(choose(true, other, .typed) == .direct)
-        // The chain's leaf: the setter's values, unless the value is flattened (a string key path).
+        // The chain's leaf: the setter's values for a typed key path only (a string key path's value is
+        // flattened, a partial key path's boxed as the chain's optional).
         #expect(choose(false, set, .typed) == .chainLeaf)
-        #expect(choose(false, set, .partial) == .chainLeaf)
+        #expect(choose(false, set, .partial) == .full)
         #expect(choose(false, set, .flattening) == .full)
         // Another slot of a chain: a link, followed for a typed key path only.
         #expect(choose(false, other, .typed) == .chainLink)

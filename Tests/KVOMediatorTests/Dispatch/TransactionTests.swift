@@ -296,6 +296,29 @@ import Testing
         #expect(plain.changes == [change(\Ledger.pending, old: 0, new: 0)])
     }
 
+    /// A `keyPaths:` registration's value is the key path's own (`String?` for `\.owner?.name`), kept
+    /// before the first change as it is at the end: `.distinct` compares like with like.
+    @Test func withDistinctAChainObservedByPartialKeyPathThatEndsWhereItStartedDeliversNothing() {
+        let account = Ledger()
+        account.owner = LedgerOwner("ann")
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        observer.kvoController.observe(account, keyPaths: [\.owner?.name], options: [.old, .distinct]) { _, _, change in
+            records.append(change)
+        }
+        withKVOTransaction { account.owner?.name = "ann" }
+        withKVOTransaction {
+            account.owner?.name = "bob"
+            account.owner?.name = "ann"
+        }
+        #expect(records.changes.isEmpty)
+        withKVOTransaction { account.owner?.name = "bob" }
+        let changes = records.changes
+        #expect(changes.count == 1)
+        #expect(changes.first.map { matches($0, change(\Ledger.owner?.name, old: "ann", new: nil)) } == true)
+        #expect(changes.first?.oldValue.map { type(of: $0) } == String?.self)
+    }
+
     @Test func aRegistrationEndedInsideTheTransactionGetsNothing() {
         let account = Ledger()
         let observer = TestObserver()

@@ -15,7 +15,7 @@ import Testing
         }
         root.mutableArrayValue(for: \.songs).append(1)
         #expect(
-            records.changes.map(ModelRecord.init(untyped:)) == [
+            records.changes.map { ModelRecord(untyped: $0) } == [
                 ModelRecord(kind: .insertion, new: .list([1]), indexes: IndexSet(integer: 0))
             ]
         )
@@ -29,7 +29,7 @@ import Testing
             records.append(change)
         }
         root.mutableSetValue(for: \.tags).insert(1)
-        #expect(records.changes.map(ModelRecord.init(untyped:)) == [ModelRecord(kind: .insertion, new: .bag([1]))])
+        #expect(records.changes.map { ModelRecord(untyped: $0) } == [ModelRecord(kind: .insertion, new: .bag([1]))])
     }
 
     @Test func aChainEndingAtAnArrayGetsTheProxysKindAndIndexes() {

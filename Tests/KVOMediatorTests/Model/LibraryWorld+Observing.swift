@@ -174,7 +174,7 @@ extension LibraryWorld {
                 call.controller.observe(object, keyPaths: keyPaths, options: call.options, context: context)
             } else {
                 call.controller.observe(object, keyPaths: keyPaths, options: call.options) { observer, object, change in
-                    let record = ModelRecord(untyped: change)
+                    let record = ModelRecord(untyped: change, of: type(of: change.keyPath).valueType)
                     journal.receive(record, ofCall: number, observer: observer, object: object, keyPath: change.keyPath)
                 }
             }

@@ -96,7 +96,8 @@ final class ModelJournal: ModelDelegateSink, @unchecked Sendable {  // all state
         guard let context else { return problem("a delegate record came with no context") }
         if change.keyPath != keyPath { problem("a delegate record's key path differs from the one it was passed") }
         let call = Int(bitPattern: context) - 1
-        receive(ModelRecord(untyped: change), ofCall: call, observer: observer, object: object, keyPath: keyPath)
+        let record = ModelRecord(untyped: change, of: type(of: keyPath).valueType)
+        receive(record, ofCall: call, observer: observer, object: object, keyPath: keyPath)
     }
 
     func observerDeinitialises(_ id: Int) {

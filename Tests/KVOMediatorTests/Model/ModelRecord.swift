@@ -112,10 +112,16 @@ struct ModelRecord: Hashable, CustomStringConvertible {
         )
     }
 
-    /// An untyped record of the library; a value of a type the world does not have reads as text.
-    init(untyped change: KVOChange<Any>) {
+    /// An untyped record of the library; a value of a type the world does not have reads as text, and
+    /// so does a setting's value not of `valueType` when given (a partial key path's setting holds its key
+    /// path's value: `Int?` for `\.a?.b?.value`, whichever link or leaf changed; a collection mutation's
+    /// values are the elements it inserted or removed).
+    init(untyped change: KVOChange<Any>, of valueType: Any.Type? = nil) {
         func convert(_ value: Any) -> ModelValue {
-            ModelValue(any: value) ?? .text("<unexpected \(type(of: value))>")
+            if let valueType, change.kind == .setting, type(of: value) != valueType {
+                return .text("<a \(type(of: value)), not the key path's \(valueType)>")
+            }
+            return ModelValue(any: value) ?? .text("<unexpected \(type(of: value))>")
         }
         self.init(
             kind: change.kind,
