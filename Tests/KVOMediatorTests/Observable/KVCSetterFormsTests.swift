@@ -150,4 +150,72 @@ import Testing
         try boxed.setValue(7 as any Hashable, atKeyPath: "key")
         #expect(boxed.key as? Int == 7)
     }
+
+    /// Each type a set by name stores while observed delivers the records of a typed set, whichever way
+    /// the library stores it (the commonest types through a setter specialised for each, any other
+    /// through the generic one), and a property announced by hand is only stored.
+    @Test func everyTypeSetByNameWhileObservedDeliversTheRecordsOfATypedSet() throws {
+        func records<Value: Equatable & Sendable>(
+            _ keyPath: ReferenceWritableKeyPath<TypedReadings, Value>,
+            named name: String,
+            setting first: Value,
+            then second: Value
+        ) throws -> (got: [KVOChange<Value>], expected: [KVOChange<Value>]) {
+            let gauge = TypedReadings()
+            let start = gauge[keyPath: keyPath]
+            let observer = TestObserver()
+            let recorder = Recorder<Value>()
+            observer.kvoController.observe(gauge, keyPath: keyPath, options: [.old, .new, .prior]) {
+                recorder.append($2)
+            }
+            try gauge.setValue(first, atKeyPath: name)
+            try gauge.setValue(second as Any?, atKeyPath: name)
+            #expect(gauge[keyPath: keyPath] == second)
+            let expected: [KVOChange<Value>] = [
+                change(keyPath, old: start, prior: true), change(keyPath, old: start, new: first),
+                change(keyPath, old: first, prior: true), change(keyPath, old: first, new: second),
+            ]
+            return (recorder.changes, expected)
+        }
+        let count = try records(\.count, named: "count", setting: 1, then: 2)
+        #expect(count.got == count.expected)
+        let level = try records(\.level, named: "level", setting: 0.5, then: -1)
+        #expect(level.got == level.expected)
+        let on = try records(\.on, named: "on", setting: true, then: false)
+        #expect(on.got == on.expected)
+        let label = try records(\.label, named: "label", setting: "a", then: String(repeating: "long ", count: 9))
+        #expect(label.got == label.expected)
+        let note = try records(\.note, named: "note", setting: "n", then: nil)
+        #expect(note.got == note.expected)
+        let ratio = try records(\.ratio, named: "ratio", setting: 0.25, then: 4)
+        #expect(ratio.got == ratio.expected)
+        let corner = try records(\.corner, named: "corner", setting: .init(x: 1, y: 2), then: .init(x: 3, y: 4))
+        #expect(corner.got == corner.expected)
+
+        let gauge = TypedReadings()
+        let observer = TestObserver()
+        let quiet = Recorder<Int>()
+        observer.kvoController.observe(gauge, keyPath: \.quiet, options: [.old, .new]) { quiet.append($2) }
+        try gauge.setValue(5, atKeyPath: "quiet")
+        #expect(gauge.quiet == 5)
+        #expect(quiet.changes.isEmpty)
+    }
+}
+
+/// A property of each type `everyTypeSetByNameWhileObservedDeliversTheRecordsOfATypedSet` sets by name.
+private final class TypedReadings: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
+    struct Corner: Equatable, Sendable {
+        var x = 0
+        var y = 0
+    }
+
+    let kvoRegistrar = KVORegistrar()
+    @Observed var count = 0
+    @Observed var level = 0.0
+    @Observed var on = false
+    @Observed var label = ""
+    @Observed var note: String? = "before"
+    @Observed var ratio: Float = 1
+    @Observed var corner = Corner()
+    @Observed(automaticallyNotifies: false) var quiet = 0
 }
