@@ -55,7 +55,12 @@ extension Observed {
     /// through their type's value witnesses and closures, about 200 instructions more than the
     /// specialised one. (Inlined in `store`: a frame of its own cost 23 more.)
     @inline(__always)
-    private static func setObserved<Stored>(_ value: Stored, field: Int, of object: AnyObject, registrar: KVORegistrar) {
+    private static func setObserved<Stored>(
+        _ value: Stored,
+        field: Int,
+        of object: AnyObject,
+        registrar: KVORegistrar
+    ) {
         // (Written out for each: through one generic helper, the call was not specialised.)
         switch ObjectIdentifier(Stored.self) {
         case ObjectIdentifier(Int.self):
@@ -68,7 +73,12 @@ extension Observed {
                 field: field
             )
         case ObjectIdentifier(Bool.self):
-            Observed<Bool>._setObserved(object, to: reinterpret(value, as: Bool.self), registrar: registrar, field: field)
+            Observed<Bool>._setObserved(
+                object,
+                to: reinterpret(value, as: Bool.self),
+                registrar: registrar,
+                field: field
+            )
         case ObjectIdentifier(String.self):
             Observed<String>._setObserved(
                 object,
