@@ -131,8 +131,8 @@ extension KeyValueObservable {
             }
         } else {
             // The field is used where the class's layout holds it: no copy of it to destroy.
-            wasSet = ObservedFields.withField(named: name, in: holderType) { offset, storage in
-                storage.set(given: value, field: offset, of: holder)
+            wasSet = ObservedFields.withField(named: name, in: holderType) { offset, storage, registrarOffset in
+                storage.set(given: value, field: offset, of: holder, registrarAt: registrarOffset)
             }
             guard wasSet != nil else {
                 try validateKeyPath(path)

@@ -9,39 +9,76 @@ extension Observed {
     ///
     /// The caller found `field` by name in `object`'s class (`ObservedFields`), whose field metadata
     /// says the storage there is an `Observed<Value>`: the store is of that type, through its address,
-    /// as the setter's own slow path (`_setObserved`) makes it.
-    static func set(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+    /// as the setter's own slow path (`_setObserved`) makes it. Its `kvoRegistrar` is read where the class
+    /// stores it, at `registrarOffset`, if it does: the object, which the caller holds, keeps it, and the
+    /// getter's call would take a retain of it and give it back (two atomic operations).
+    static func set(
+        _ newValue: Any?,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool {
         // A value exactly of the declared type (the common case) is stored from where it lies in the
         // existential, with no cast and no `Value?` (whose metadata this unspecialised code would look up).
         if let newValue, type(of: newValue) == Value.self {
             func open<Given>(_ given: Given) -> Value { reinterpret(given, as: Value.self) }
-            return store(_openExistential(newValue, do: open), field: field, of: object)
+            return store(_openExistential(newValue, do: open), field: field, of: object, registrarAt: registrarOffset)
         }
-        return setConverting(newValue, field: field, of: object)
+        return setConverting(newValue, field: field, of: object, registrarAt: registrarOffset)
     }
 
     /// `set` of a value of the static type `Given`: stored as it is when `Given` is `Value` (no box, no
     /// cast); otherwise set as the same value passed as `Any?` would be.
-    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool {
+    static func set<Given>(
+        given value: Given,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool {
         if Given.self == Value.self, !SetArgument.isOptionalAny(Given.self) {
-            return store(value, field: field, of: object)
+            return store(value, field: field, of: object, registrarAt: registrarOffset)
         }
-        return set(SetArgument.asOptionalAny(value), field: field, of: object)
+        return set(SetArgument.asOptionalAny(value), field: field, of: object, registrarAt: registrarOffset)
     }
 
     /// `set` of a value not exactly a `Value` (nil, a subclass instance, a value for an existential):
     /// apart, so that the exact case does not prepare this cast's `Value?`.
     @inline(never)
-    private static func setConverting(_ newValue: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+    private static func setConverting(
+        _ newValue: Any?,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool {
         guard let value = valueForSet(newValue, as: Value.self) else { return false }
-        return store(value, field: field, of: object)
+        return store(value, field: field, of: object, registrarAt: registrarOffset)
     }
 
     /// Stores `value`, whose type `Stored` is `Value` (taken as it is: a value cast to `Value` first
     /// would be one more copy in this unspecialised code).
-    private static func store<Stored>(_ value: Stored, field: Int, of object: some KeyValueObservable) -> Bool {
+    private static func store<Stored>(
+        _ value: Stored,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool {
+        guard let registrarOffset else { return store(value, field: field, of: object, registrar: object.kvoRegistrar) }
+        return ObjectAddress(object).reference(atField: registrarOffset, as: KVORegistrar.self).with { registrar in
+            // (The stored property named `kvoRegistrar` of the object's own class is what its getter gives.)
+            assert(registrar === object.kvoRegistrar)
+            return store(value, field: field, of: object, registrar: registrar)
+        }
+    }
+
+    /// `store`, with the object's registrar.
+    @inline(never)
+    private static func store<Stored>(
+        _ value: Stored,
+        field: Int,
+        of object: AnyObject,
+        registrar: KVORegistrar
+    ) -> Bool {
         assert(Stored.self == Value.self)
-        let registrar = object.kvoRegistrar
         guard registrar._hasObservers else {
             FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
             return true

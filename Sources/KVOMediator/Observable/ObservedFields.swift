@@ -13,15 +13,34 @@ protocol ObservedStorage {
     static func value(at address: FieldAddress) -> Any
     /// Sets the `Observed` storage at byte offset `field` of `object` to `value`, announcing it as the
     /// property's setter does; false, with nothing set, when `value` is not of the declared type.
-    static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool
-    /// `set(_:field:of:)` of a value of a static type (``KeyValueObservable/setValue(_:atKeyPath:)-(Value,_)``),
-    /// with the meaning of that value passed as `Any?` (`SetArgument`).
-    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool
+    /// `registrarOffset`: where `object`'s class stores its `kvoRegistrar`, if it does (see
+    /// `ObservedLayout`).
+    static func set(
+        _ value: Any?,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    )
+        -> Bool
+    /// `set(_:field:of:registrarAt:)` of a value of a static type
+    /// (``KeyValueObservable/setValue(_:atKeyPath:)-(Value,_)``), with the meaning of that value passed as
+    /// `Any?` (`SetArgument`).
+    static func set<Given>(
+        given value: Given,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool
 }
 
 extension ObservedStorage {
-    static func set<Given>(given value: Given, field: Int, of object: some KeyValueObservable) -> Bool {
-        set(SetArgument.asOptionalAny(value), field: field, of: object)
+    static func set<Given>(
+        given value: Given,
+        field: Int,
+        of object: some KeyValueObservable,
+        registrarAt registrarOffset: Int?
+    ) -> Bool {
+        set(SetArgument.asOptionalAny(value), field: field, of: object, registrarAt: registrarOffset)
     }
 }
 
@@ -220,7 +239,9 @@ enum ObservedFields {
 
     /// The `@Observed` property called `name` (a subclass's wins over a base class's).
     static func field(named name: String, in type: AnyObject.Type) -> ObservedField? {
-        withField(named: name, in: type) { ObservedField(name: name, offset: $0, storage: $1) }
+        withField(named: name, in: type) { offset, storage, _ in
+            ObservedField(name: name, offset: offset, storage: storage)
+        }
     }
 
     /// `body` of the storage offset and type of the `@Observed` property called `name` (as
@@ -229,7 +250,7 @@ enum ObservedFields {
     static func withField<Result>(
         named name: String,
         in type: AnyObject.Type,
-        _ body: (Int, any ObservedStorage.Type) -> Result
+        _ body: (_ offset: Int, _ storage: any ObservedStorage.Type, _ registrarOffset: Int?) -> Result
     ) -> Result? {
         withLayout(of: type) { layout in
             // (Indexes into the class's own array, where `last(where:)` retained and released it.)
@@ -237,7 +258,7 @@ enum ObservedFields {
             while index > layout.fields.startIndex {
                 index -= 1
                 if layout.fields[index].name == name {
-                    return body(layout.fields[index].offset, layout.fields[index].storage)
+                    return body(layout.fields[index].offset, layout.fields[index].storage, layout.registrarOffset)
                 }
             }
             return nil

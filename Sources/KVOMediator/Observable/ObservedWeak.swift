@@ -154,7 +154,7 @@ extension ObservedWeak: ObservedStorage {
         address.pointer(to: Self.self).pointee.reference?.referent as Any
     }
 
-    static func set(_ value: Any?, field: Int, of object: some KeyValueObservable) -> Bool {
+    static func set(_ value: Any?, field: Int, of object: some KeyValueObservable, registrarAt _: Int?) -> Bool {
         guard let newValue = value as? Referent? else { return false }
         set(newValue, field: field, of: object, wrapped: nil)
         return true

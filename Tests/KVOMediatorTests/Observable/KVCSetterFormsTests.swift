@@ -200,10 +200,30 @@ import Testing
         #expect(gauge.quiet == 5)
         #expect(quiet.changes.isEmpty)
     }
+
+    /// A subclass's property and its base class's, where the base class holds the registrar, are set by
+    /// name while observed, with a typed set's records.
+    @Test func propertiesOfASubclassAndOfItsBaseAreSetByNameWhileObserved() throws {
+        let reading = LabelledReading()
+        let observer = TestObserver()
+        let counts = Recorder<Int>()
+        let labels = Recorder<String>()
+        observer.kvoController.observe(reading, keyPath: \.count, options: [.old, .new]) { counts.append($2) }
+        observer.kvoController.observe(reading, keyPath: \.caption, options: [.old, .new]) { labels.append($2) }
+        try reading.setValue(3, atKeyPath: "count")
+        try reading.setValue("three", atKeyPath: "caption")
+        #expect(counts.changes == [change(\LabelledReading.count, old: 0, new: 3)])
+        #expect(labels.changes == [change(\LabelledReading.caption, old: "", new: "three")])
+    }
+}
+
+/// A subclass whose base class (`TypedReadings`) holds the registrar.
+private final class LabelledReading: TypedReadings, @unchecked Sendable {  // used by one thread at a time
+    @Observed var caption = ""
 }
 
 /// A property of each type `everyTypeSetByNameWhileObservedDeliversTheRecordsOfATypedSet` sets by name.
-private final class TypedReadings: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
+private class TypedReadings: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
     struct Corner: Equatable, Sendable {
         var x = 0
         var y = 0
