@@ -194,9 +194,9 @@ extension KVOController {
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.
     ///   - keyPaths: What to observe; each is registered (and deduplicated) on its own.
-    ///   - options: What each record carries. Each value is its key path's own, boxed as `Any`: a `String?`
-    ///     for `\.owner?.name`, whether the name or the owner changed (`change.newValue as? String` reads
-    ///     through it).
+    ///   - options: What each record carries. A setting's values are its key path's own, boxed as `Any`: a
+    ///     `String?` for `\.owner?.name`, whether the name or the owner changed (`change.newValue as? String`
+    ///     reads through it); a collection mutation's are the elements it inserted or removed.
     ///   - file: The file named as where the registration was made (in ``KVOController/debugDescription`` and
     ///     ``KVOTrace``): the caller's, by default.
     ///   - line: The line named with `file`: the caller's, by default.

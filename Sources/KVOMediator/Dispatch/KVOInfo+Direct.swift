@@ -1,4 +1,4 @@
-/// Delivering from a setter's own values: to a direct registration, and to a chain whose leaf
+/// Delivering from a setter's own values: to a direct registration, and to a typed chain whose leaf
 /// (``SlotObserver/leaf``) was set. The values go by address with their type, and the record is built by
 /// the box's function, where the types are concrete.
 extension KVOInfo {

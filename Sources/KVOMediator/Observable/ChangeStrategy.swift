@@ -17,7 +17,7 @@ enum ChangeStrategy: Equatable {
     /// asks the leaf word the same question itself, as it is also reached with no set: a manual or a
     /// collection change, a registration of several on the slot).
     case computed
-    /// Anything else (a link or the leaf of a string or partial key path, whose value is not the
+    /// Anything else (a link or the leaf of a string or partial key path, whose value need not be the
     /// setter's; a key path whose reads are not known yet): read again, its reads recorded and its
     /// dependencies brought to them.
     case full

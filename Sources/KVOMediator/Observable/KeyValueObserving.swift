@@ -16,8 +16,8 @@ public protocol KeyValueObserving: AnyObject {
     /// - Parameters:
     ///   - keyPath: The key path that fired, as passed to `observe`.
     ///   - object: The observed object.
-    ///   - change: The change record; each value is the key path's own, boxed as `Any` (a `String?` for
-    ///     `\.owner?.name`).
+    ///   - change: The change record; a setting's values are the key path's own, boxed as `Any` (a `String?`
+    ///     for `\.owner?.name`).
     ///   - context: The context passed to `observe`, unchanged.
     func observeValue(
         forKeyPath keyPath: AnyKeyPath,

@@ -9,9 +9,8 @@ extension Observed {
     ///
     /// The caller found `field` by name in `object`'s class (`ObservedFields`), whose field metadata
     /// says the storage there is an `Observed<Value>`: the store is of that type, through its address,
-    /// as the setter's own slow path (`_setObserved`) makes it. Its `kvoRegistrar` is read where the class
-    /// stores it, at `registrarOffset`, if it does: the object, which the caller holds, keeps it, and the
-    /// getter's call would take a retain of it and give it back (two atomic operations).
+    /// as the setter's own slow path (`_setObserved`) makes it. `registrarOffset` is where the object's
+    /// class stores a `kvoRegistrar`, if it does (see `store`).
     static func set(
         _ newValue: Any?,
         field: Int,
@@ -56,22 +55,51 @@ extension Observed {
 
     /// Stores `value`, whose type `Stored` is `Value` (taken as it is: a value cast to `Value` first
     /// would be one more copy in this unspecialised code).
+    ///
+    /// The registrar is the one stored at `registrarOffset`, read with no call of the getter (which takes
+    /// a retain and gives it back: two atomic operations), once it is known to be the one the getter gives
+    /// (``KVORegistrar/verifyStored(in:)`` found it so, or a set here did): a subclass's override of a
+    /// `var kvoRegistrar` would give another. Then a set of an object nobody observes only stores, as the
+    /// typed setter does, with no retain; a set that announces holds a retain of it while it runs, since
+    /// a callback may replace a `var` registrar. Until then, the getter gives it.
     private static func store<Stored>(
         _ value: Stored,
         field: Int,
         of object: some KeyValueObservable,
         registrarAt registrarOffset: Int?
     ) -> Bool {
-        guard let registrarOffset else { return store(value, field: field, of: object, registrar: object.kvoRegistrar) }
-        return ObjectAddress(object).reference(atField: registrarOffset, as: KVORegistrar.self).with { registrar in
-            // (The stored property named `kvoRegistrar` of the object's own class is what its getter gives.)
-            assert(registrar === object.kvoRegistrar)
-            return store(value, field: field, of: object, registrar: registrar)
+        guard let registrarOffset else { return storeVerifying(value, field: field, of: object, stored: nil) }
+        let stored = ObjectAddress(object).reference(atField: registrarOffset, as: KVORegistrar.self)
+        guard stored.with({ $0.storedVerified.load(ordering: .relaxed) }) else {
+            return storeVerifying(value, field: field, of: object, stored: stored.id)
         }
+        if !stored.with({ $0._hasObservers }) {
+            FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
+            return true
+        }
+        // (Retained while the set announces: a callback may replace a `var` registrar, freeing this one.)
+        let registrar = stored.object
+        return store(value, field: field, of: object, registrar: registrar)
+    }
+
+    /// `store`, with the registrar the getter gives, retained: noted as the one its class stores (the
+    /// registrar identified by `stored`, if given) when it is.
+    @inline(never)
+    private static func storeVerifying<Stored>(
+        _ value: Stored,
+        field: Int,
+        of object: some KeyValueObservable,
+        stored: ObjectIdentifier?
+    ) -> Bool {
+        let registrar = object.kvoRegistrar
+        if let stored, stored == ObjectIdentifier(registrar) {
+            registrar.storedVerified.store(true, ordering: .relaxed)
+        }
+        return store(value, field: field, of: object, registrar: registrar)
     }
 
     /// `store`, with the object's registrar.
-    @inline(never)
+    @inline(__always)
     private static func store<Stored>(
         _ value: Stored,
         field: Int,

@@ -20,9 +20,10 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     let gate = Atomic<Int>(0)
     /// A ``LeafWord`` (read and written as one through ``leafWord``): the slot whose value is this
     /// registration's value, when its key path is a chain of `@Observed` properties whose links are all
-    /// there; a set of that slot is then delivered from the setter's own old and new values, as a direct
-    /// registration's is: nothing is re-read and nothing re-subscribed, since the links before it did not
-    /// change; and a collection mutation of it delivers its kind and indexes. Or none, or that the last
+    /// there; a set of that slot is then delivered, for a typed key path, from the setter's own old and new
+    /// values, as a direct registration's is: nothing is re-read and nothing re-subscribed, since the links
+    /// before it did not change (see ``ChangeStrategy``); and a collection mutation of it delivers its kind
+    /// and indexes. Or none, or that the last
     /// reads were no chain, or (no setter reaches a registration before it starts) its direct field.
     /// Written by the newest evaluation.
     let leaf = Atomic<UInt>(0)
@@ -114,7 +115,7 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     }
 
     /// Whether a set of the slot `key` (``LeafWord/slot(_:field:)``) is delivered from the setter's
-    /// values: the slot is this registration's direct property or the leaf of its chain.
+    /// values: the slot is this registration's direct property or the leaf of its typed chain.
     @inline(__always)
     final func takesValues(ofSlot key: LeafWord) -> Bool {
         strategy(forSetOf: key).takesSetterValues

@@ -215,6 +215,39 @@ import Testing
         #expect(counts.changes == [change(\LabelledReading.count, old: 0, new: 3)])
         #expect(labels.changes == [change(\LabelledReading.caption, old: "", new: "three")])
     }
+
+    /// A subclass that overrides a `var kvoRegistrar` with another registrar is announced through the one
+    /// its getter gives, as its typed setter announces, not through the base class's stored one.
+    @Test func aSetByNameAnnouncesThroughTheRegistrarTheGetterGivesWhenASubclassOverridesIt() throws {
+        let panel = RedirectedPanel()
+        let observer = TestObserver()
+        let levels = Recorder<Int>()
+        observer.kvoController.observe(panel, keyPath: \.level, options: [.old, .new]) { levels.append($2) }
+        try panel.setValue(1, atKeyPath: "level")
+        panel.level = 2
+        try panel.setValue(3, atKeyPath: "level")
+        #expect(
+            levels.changes == [
+                change(\RedirectedPanel.level, old: 0, new: 1), change(\RedirectedPanel.level, old: 1, new: 2),
+                change(\RedirectedPanel.level, old: 2, new: 3),
+            ]
+        )
+    }
+
+    /// A callback that replaces a `var kvoRegistrar` while a set by name announces: the set finishes on the
+    /// registrar it began with, which it holds until then (AddressSanitizer checks it is not freed first).
+    @Test func aCallbackReplacingAVarRegistrarDuringASetByNameLeavesTheSetWhole() throws {
+        let panel = PanelWithVarRegistrar()
+        let observer = TestObserver()
+        let levels = Recorder<Int>()
+        observer.kvoController.observe(panel, keyPath: \.level, options: [.old, .new, .prior]) { _, panel, change in
+            levels.append(change)
+            if change.isPrior { panel.kvoRegistrar = KVORegistrar() }
+        }
+        try panel.setValue(1, atKeyPath: "level")
+        #expect(panel.level == 1)
+        #expect(levels.changes.first == change(\PanelWithVarRegistrar.level, old: 0, prior: true))
+    }
 }
 
 /// A subclass whose base class (`TypedReadings`) holds the registrar.
@@ -238,4 +271,19 @@ private class TypedReadings: KeyValueObservable, @unchecked Sendable {  // used 
     @Observed var ratio: Float = 1
     @Observed var corner = Corner()
     @Observed(automaticallyNotifies: false) var quiet = 0
+}
+
+/// A registrar declared `var`, which a callback may replace.
+private class PanelWithVarRegistrar: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
+    var kvoRegistrar = KVORegistrar()
+    @Observed var level = 0
+}
+
+/// Announces through another registrar than the one its base class stores.
+private final class RedirectedPanel: PanelWithVarRegistrar, @unchecked Sendable {  // used by one thread at a time
+    let other = KVORegistrar()
+    override var kvoRegistrar: KVORegistrar {
+        get { other }
+        set {}
+    }
 }
