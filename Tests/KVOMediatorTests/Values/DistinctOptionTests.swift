@@ -189,6 +189,30 @@ import Testing
         )
     }
 
+    /// The last property of a chain observed through `keyPaths:` is read again after a set, as a computed
+    /// property is (its value is the chain's optional, not the setter's): with `.prior`, a set to its own
+    /// value sends the prior record and then the change record that follows it; without, nothing.
+    @Test func withPriorAKeyPathsChainsLastPropertySetToItsOwnValueDeliversItsPriorAndItsChange() {
+        let thermostat = Thermostat()
+        thermostat.room = Room("hall")
+        let observer = TestObserver()
+        let withPrior = Recorder<Any>()
+        let withoutPrior = Recorder<Any>()
+        observer.kvoController.observe(thermostat, keyPaths: [\.room?.name], options: [.old, .new, .prior, .distinct]) {
+            withPrior.append($2)
+        }
+        let other = TestObserver()
+        other.kvoController.observe(thermostat, keyPaths: [\.room?.name], options: [.old, .new, .distinct]) {
+            withoutPrior.append($2)
+        }
+        thermostat.room?.name = "hall"
+        let records = withPrior.changes.map {
+            [$0.isPrior ? "prior" : "change", $0.oldValue as? String, $0.newValue as? String]
+        }
+        #expect(records == [["prior", "hall", nil], ["change", "hall", "hall"]])
+        #expect(withoutPrior.changes.isEmpty)
+    }
+
     @Test func aChainComparesTheValueAtItsEndWhicheverLinkChanged() {
         let thermostat = Thermostat()
         let observer = TestObserver()
