@@ -73,13 +73,11 @@ extension Observed {
         guard stored.with({ $0.storedVerified.load(ordering: .relaxed) }) else {
             return storeVerifying(value, field: field, of: object, stored: stored.id)
         }
-        if !stored.with({ $0._hasObservers }) {
-            FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
-            return true
-        }
+        guard stored.with({ $0._hasObservers }) else { return storeOnly(value, field: field, of: object) }
         // (Retained while the set announces: a callback may replace a `var` registrar, freeing this one.)
         let registrar = stored.object
-        return store(value, field: field, of: object, registrar: registrar)
+        setObserved(value, field: field, of: object, registrar: registrar)
+        return true
     }
 
     /// `store`, with the registrar the getter gives, retained: noted as the one its class stores (the
@@ -106,12 +104,16 @@ extension Observed {
         of object: AnyObject,
         registrar: KVORegistrar
     ) -> Bool {
-        assert(Stored.self == Value.self)
-        guard registrar._hasObservers else {
-            FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
-            return true
-        }
+        guard registrar._hasObservers else { return storeOnly(value, field: field, of: object) }
         setObserved(value, field: field, of: object, registrar: registrar)
+        return true
+    }
+
+    /// The store alone, as the typed setter makes it on an object nobody observes.
+    @inline(__always)
+    private static func storeOnly<Stored>(_ value: Stored, field: Int, of object: AnyObject) -> Bool {
+        assert(Stored.self == Value.self)
+        FieldAddress(of: object, at: field).pointer(to: Stored.self).pointee = value
         return true
     }
 
@@ -126,6 +128,7 @@ extension Observed {
         of object: AnyObject,
         registrar: KVORegistrar
     ) {
+        assert(Stored.self == Value.self)
         // (Written out for each: through one generic helper, the call was not specialised.)
         switch ObjectIdentifier(Stored.self) {
         case ObjectIdentifier(Int.self):
