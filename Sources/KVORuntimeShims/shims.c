@@ -1,6 +1,6 @@
 // The shims are inline functions in include/KVORuntimeShims.h; this file defines their variables.
 #include "KVORuntimeShims.h"
 
-_Thread_local void *kvo_thread_context_slot = 0;
-_Thread_local long kvo_library_read_depth = 0;
+KVO_THREAD_LOCAL void *kvo_thread_context_slot = 0;
+KVO_THREAD_LOCAL long kvo_library_read_depth = 0;
 long kvo_trackers_running_count = 0;

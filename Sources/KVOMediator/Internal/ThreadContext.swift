@@ -126,7 +126,8 @@ final class ThreadContext {
     @exclusivity(unchecked) var transactionSetField = -1
     /// A slot whose every registration this thread's transaction has deferred already, with the
     /// registrar's registration count then: sets of it need tell nobody until the transaction ends
-    /// (see `KVORegistrar.storesQuietly(field:)`).
+    /// (see `KVORegistrar.storesQuietly(field:)`). Nil outside a transaction, and while a weak referent's
+    /// death is announced.
     @exclusivity(unchecked) var quietSlot: (registrar: ObjectIdentifier, field: Int, version: UInt64)?
     /// The delivery depth at which this thread announces a weak referent's death (-1: none): a change
     /// whose old value cannot be read any more, which `.distinct` must not take for no change.
@@ -198,10 +199,12 @@ final class ThreadContext {
     /// delivers at this depth (not for those of changes made inside their callbacks).
     static func announcingDeath(_ body: () -> Void) {
         withCurrent { context in
-            let saved = context.deathAnnouncedAtDepth
+            let saved = (context.deathAnnouncedAtDepth, context.quietSlot)
             context.deathAnnouncedAtDepth = context.deliveryDepth
+            // (No set is quiet meanwhile: each of the death's is noted as one, whatever it sets.)
+            context.quietSlot = nil
             body()
-            context.deathAnnouncedAtDepth = saved
+            (context.deathAnnouncedAtDepth, context.quietSlot) = saved
         }
     }
 

@@ -358,7 +358,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
         announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
         ThreadContext.withCurrent { $0.transactionSetField = outerField }
-        if allDeferred, version != 0 {
+        if allDeferred, version != 0, !ThreadContext.isAnnouncingDeath {
             ThreadContext.withCurrent { $0.quietSlot = (ObjectIdentifier(self), field, version) }
             // (Only on a flag that says "observed": a hint on an unobserved object would send its sets
             // down the setter's slow path.)
@@ -377,6 +377,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     @usableFromInline
     @inline(never)
     func _storesQuietly(field: Int) -> Bool {
+        storesQuietlyWhenHinted(field: field)
+    }
+
+    /// `_storesQuietly(field:)`, inlined where a set asks it (see also `_setHinted(_:bits:size:type:field:)`).
+    @inline(__always)
+    func storesQuietlyWhenHinted(field: Int) -> Bool {
         // (A set that a collection mutation announces itself is told apart further on, in `changeInAMode`;
         // a traced set is reported there too.)
         if !Tracing.isOn.load(ordering: .relaxed), storesQuietly(field: field, orSuppressed: false) { return true }
@@ -394,9 +400,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     private func storesQuietly(field: Int, orSuppressed: Bool = true) -> Bool {
         ThreadContext.currentSays { context in
             if orSuppressed, context.suppressedRegistrar == ObjectIdentifier(self) { return true }
-            guard context.inTransaction, let quiet = context.quietSlot,
-                quiet.registrar == ObjectIdentifier(self), quiet.field == field,
-                context.deathAnnouncedAtDepth != context.deliveryDepth
+            // (A quiet slot is one of this thread's transaction, never noted while a weak referent's death is
+            // announced: see `changeInTransaction`, `ThreadContext.announcingDeath`.)
+            guard let quiet = context.quietSlot, quiet.registrar == ObjectIdentifier(self), quiet.field == field
             else { return false }
             return quiet.version == registrationsAdded.load(ordering: .acquiring)
         }

@@ -114,7 +114,16 @@ public struct Observed<Value> {
         let field = _storageOffset(storageKeyPath, of: object)
         // (Each a tail call: a call that returns here would make every setter save registers.)
         if _slowPath(flag & KVORegistrar._quietHint != 0) {
-            return _setHinted(object, to: newValue, registrar: registrar, field: field)
+            guard TrivialWord.fits(Value.self) else {
+                return _setHinted(object, to: newValue, registrar: registrar, field: field)
+            }
+            return registrar._setHinted(
+                object,
+                bits: TrivialWord.word(of: newValue),
+                size: MemoryLayout<Value>.size,
+                type: Value.self,
+                field: field
+            )
         }
         _setObserved(object, to: newValue, registrar: registrar, field: field)
     }

@@ -41,10 +41,22 @@ static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;
 }
 
+/// The thread-local variables' model on ELF platforms: initial-exec, read with one load relative to the
+/// thread pointer. The default for position-independent code (general-dynamic) is a call to
+/// `__tls_get_addr`, which the linker relaxes to a load when it links an executable, but the registers
+/// the compiler saved around the call stay saved: every hot function that asks its thread's context paid
+/// for them. (A library that is dlopen'ed takes its 16 bytes from the static TLS that glibc and musl keep
+/// spare for such libraries.)
+#if defined(__ELF__)
+#define KVO_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
+#else
+#define KVO_THREAD_LOCAL _Thread_local
+#endif
+
 /// This thread's `ThreadContext` (null until made): a thread-local variable, read with a load where
 /// `pthread_getspecific` is a call (the key, which releases the context when the thread ends, is
 /// still set beside it).
-extern _Thread_local void *kvo_thread_context_slot;
+extern KVO_THREAD_LOCAL void *kvo_thread_context_slot;
 
 static inline void *kvo_thread_context(void) {
     return kvo_thread_context_slot;
@@ -58,7 +70,7 @@ static inline void kvo_set_thread_context(void *context) {
 /// in. A thread-local C variable, as the context's slot is; a getter of a class bridged to Observation,
 /// inlined into the client's code, asks it through `_isReadingForLibrary()` (SwiftRuntime.swift), which
 /// is not inlined.
-extern _Thread_local long kvo_library_read_depth;
+extern KVO_THREAD_LOCAL long kvo_library_read_depth;
 
 static inline bool kvo_is_reading_for_library(void) {
     return kvo_library_read_depth != 0;
