@@ -46,3 +46,51 @@ final class LedgerOwner: KeyValueObservable, @unchecked Sendable {  // changed b
 
 /// An error a transaction's body throws.
 struct TransactionAborted: Error {}
+
+/// Trivial values of every size up to a word (the sizes a quiet set stores as bytes), each set from one
+/// number, and one trivial property announced by hand.
+final class TrivialValues: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    /// Three bytes, alignment 1.
+    struct Triple: Equatable {
+        var a: UInt8 = 0, b: UInt8 = 0, c: UInt8 = 0
+    }
+
+    /// Eight bytes, alignment 1.
+    struct Octet: Equatable {
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0, 0, 0, 0, 0)
+
+        static func == (lhs: Octet, rhs: Octet) -> Bool {
+            withUnsafeBytes(of: lhs.bytes) { left in withUnsafeBytes(of: rhs.bytes) { left.elementsEqual($0) } }
+        }
+    }
+
+    /// Nothing at all.
+    struct Empty: Equatable {}
+
+    enum Direction: Equatable {
+        case north, east, south, west
+    }
+
+    let kvoRegistrar = KVORegistrar()
+    @Observed var byte: Int8 = 0
+    @Observed var half: Int16 = 0
+    @Observed var triple = Triple()
+    @Observed var single: Float = 0
+    @Observed var word = 0
+    @Observed var octet = Octet()
+    @Observed var empty = Empty()
+    @Observed var direction = Direction.north
+    @Observed(automaticallyNotifies: false) var manual = 0
+
+    /// Sets every property but `manual` from `n`.
+    func set(_ n: UInt8) {
+        byte = Int8(bitPattern: n)
+        half = Int16(n) << 8 | Int16(n)
+        triple = Triple(a: n, b: n &+ 1, c: n &+ 2)
+        single = Float(n) + 0.5
+        word = Int(n) << 40 | Int(n)
+        octet = Octet(bytes: (n, 1, 2, 3, 4, 5, 6, n))
+        empty = Empty()
+        direction = [.north, .east, .south, .west][Int(n) % 4]
+    }
+}

@@ -1,0 +1,110 @@
+import KVOMediator
+import Testing
+
+/// Sets of trivial values up to a word's size while a transaction has made them quiet, on this thread,
+/// on another one meanwhile, and after it: each size is stored and delivered exactly.
+@Suite struct TransactionTrivialValueTests {
+    /// Records of each property of a `TrivialValues`, by one observer.
+    private struct Records {
+        let byte: Recorder<Int8>
+        let half: Recorder<Int16>
+        let triple: Recorder<TrivialValues.Triple>
+        let single: Recorder<Float>
+        let word: Recorder<Int>
+        let octet: Recorder<TrivialValues.Octet>
+        let empty: Recorder<TrivialValues.Empty>
+        let direction: Recorder<TrivialValues.Direction>
+        let manual: Recorder<Int>
+
+        init(of values: TrivialValues, by observer: TestObserver) {
+            byte = recordChanges(of: values, \.byte, by: observer)
+            half = recordChanges(of: values, \.half, by: observer)
+            triple = recordChanges(of: values, \.triple, by: observer)
+            single = recordChanges(of: values, \.single, by: observer)
+            word = recordChanges(of: values, \.word, by: observer)
+            octet = recordChanges(of: values, \.octet, by: observer)
+            empty = recordChanges(of: values, \.empty, by: observer)
+            direction = recordChanges(of: values, \.direction, by: observer)
+            manual = recordChanges(of: values, \.manual, by: observer)
+        }
+
+        /// Expects each property's records to be one setting per pair of `steps`, from the values set from
+        /// its first number to those set from its second (0: the initial values).
+        func expect(_ steps: [(UInt8, UInt8)], sourceLocation: SourceLocation = #_sourceLocation) {
+            func values(_ n: UInt8) -> TrivialValues {
+                let values = TrivialValues()
+                if n != 0 { values.set(n) }
+                return values
+            }
+            func expected<Value>(_ keyPath: KeyPath<TrivialValues, Value>) -> [KVOChange<Value>] {
+                steps.map { change(keyPath, old: values($0.0)[keyPath: keyPath], new: values($0.1)[keyPath: keyPath]) }
+            }
+            #expect(byte.changes == expected(\.byte), sourceLocation: sourceLocation)
+            #expect(half.changes == expected(\.half), sourceLocation: sourceLocation)
+            #expect(triple.changes == expected(\.triple), sourceLocation: sourceLocation)
+            #expect(single.changes == expected(\.single), sourceLocation: sourceLocation)
+            #expect(word.changes == expected(\.word), sourceLocation: sourceLocation)
+            #expect(octet.changes == expected(\.octet), sourceLocation: sourceLocation)
+            #expect(empty.changes == expected(\.empty), sourceLocation: sourceLocation)
+            #expect(direction.changes == expected(\.direction), sourceLocation: sourceLocation)
+            #expect(manual.changes.isEmpty, sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test func eachSizeGoesFromItsValueBeforeTheTransactionToItsValueAtTheEnd() {
+        let values = TrivialValues()
+        let observer = TestObserver()
+        let records = Records(of: values, by: observer)
+        withKVOTransaction {
+            values.set(1)
+            values.set(2)  // every registration has deferred its record: quiet sets, only stored
+            values.set(3)
+        }
+        records.expect([(0, 3)])
+        #expect(values.byte == 3 && values.half == 0x0303 && values.word == 3 << 40 | 3)
+    }
+
+    @Test func setsOnAnotherThreadWhileTheyAreQuietHereAreDeliveredAtOnceWithTheirValues() {
+        let values = TrivialValues()
+        let observer = TestObserver()
+        let records = Records(of: values, by: observer)
+        withKVOTransaction {
+            values.set(1)
+            values.set(2)
+            TestThread { values.set(7) }.join()
+            records.expect([(2, 7)])
+            values.set(4)
+        }
+        records.expect([(2, 7), (0, 4)])
+    }
+
+    @Test func theFirstSetsAfterTheTransactionAreDeliveredWithTheirOldAndNewValues() {
+        let values = TrivialValues()
+        let observer = TestObserver()
+        let records = Records(of: values, by: observer)
+        withKVOTransaction {
+            values.set(1)
+            values.set(2)
+        }
+        values.set(5)
+        values.set(6)
+        records.expect([(0, 2), (2, 5), (5, 6)])
+    }
+
+    @Test func aPropertyAnnouncedByHandIsOnlyStoredWhateverTheTransactionMadeQuiet() {
+        let values = TrivialValues()
+        let observer = TestObserver()
+        let records = Records(of: values, by: observer)
+        withKVOTransaction {
+            values.set(1)
+            values.set(2)
+            values.manual = 10
+        }
+        values.manual = 11
+        #expect(values.manual == 11)
+        values.willChangeValue(for: \.manual)
+        values.manual = 12
+        values.didChangeValue(for: \.manual)
+        #expect(records.manual.changes == [change(\TrivialValues.manual, old: 11, new: 12)])
+    }
+}
