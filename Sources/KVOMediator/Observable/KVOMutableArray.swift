@@ -75,7 +75,9 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func append(_ element: Element) {
         if _mutateUnannounced({ $0.append(element) }) { return }
-        insert(element, at: _withCurrent { $0.count })
+        // (`insert(_:at:)` without its check of the index, which is the count here.)
+        let index = _withCurrent { $0.count }
+        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.insert(element, at: index) }
     }
 
     /// Appends elements: one `.insertion` at `[count..<count + n]`.
@@ -245,6 +247,18 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         apply: (inout [Element]) -> Void
     ) {
         if _mutateUnannounced(apply) { return }
+        _announce(kind, at: indexes, removed: removed, inserted: inserted, apply: apply)
+    }
+
+    /// `mutate` once `_mutateUnannounced` has said no.
+    @inlinable
+    func _announce(
+        _ kind: KVOChangeKind,
+        at indexes: _KVOIndexes,
+        removed: [Element]?,
+        inserted: [Element]?,
+        apply: (inout [Element]) -> Void
+    ) {
         // (The elements' addresses are taken here, where their type is concrete: see `_CollectionParts`.)
         _CollectionParts.withAddresses(of: removed, inserted) { removedAddress, insertedAddress in
             object.kvoRegistrar.mutateCollection(

@@ -187,7 +187,9 @@ extension KVORegistrar {
         guard Observed<Collection>.notifiesAutomatically(field: storage.field, of: object) else { return false }
         let infos = infos(for: .field(storage.field))
         let slotKey = LeafWord.slot(self, field: storage.field)
-        guard !infos.isEmpty, infos.allSatisfy({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) else {
+        // (Each registration borrowed from `infos`, which holds them: no reference counting per registration.)
+        guard !infos.isEmpty, infos.allUnretained({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) })
+        else {
             return false
         }
         // (In a transaction each registration notes its value before the mutation, as for a prior record.)
@@ -201,28 +203,32 @@ extension KVORegistrar {
                 new: addresses.inserted,
                 type: Collection.self
             )
-            infos.forEachObserver { info in
-                if info.sendsPriorRecords || beforeEach { info.priorCollection(object: object, parts: parts) }
+            infos.forEachUnretained { info in
+                info.with { if $0.sendsPriorRecords || beforeEach { $0.priorCollection(object: object, parts: parts) } }
             }
             applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
-            infos.forEachObserver { $0.changeCollection(object: object, parts: parts) }
+            infos.forEachUnretained { info in info.with { $0.changeCollection(object: object, parts: parts) } }
             return true
         }
         let indexSet = indexes.indexSet
-        infos.forEachObserver { info in
-            if info.sendsPriorRecords || beforeEach {
-                info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
+        infos.forEachUnretained { info in
+            info.with {
+                if $0.sendsPriorRecords || beforeEach {
+                    $0.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
+                }
             }
         }
         applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
-        infos.forEachObserver {
-            $0.changeCollection(
-                object: object,
-                kind: kind,
-                indexes: indexSet,
-                oldElements: removed,
-                newElements: inserted
-            )
+        infos.forEachUnretained { info in
+            info.with {
+                $0.changeCollection(
+                    object: object,
+                    kind: kind,
+                    indexes: indexSet,
+                    oldElements: removed,
+                    newElements: inserted
+                )
+            }
         }
         return true
     }

@@ -380,7 +380,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         storesQuietlyWhenHinted(field: field)
     }
 
-    /// `_storesQuietly(field:)`, inlined where a set asks it (see also `_setHinted(_:bits:size:type:field:)`).
+    /// `_storesQuietly(field:)`, inlined where a set asks it (see also `_setHintedTrivial`).
     @inline(__always)
     func storesQuietlyWhenHinted(field: Int) -> Bool {
         // (A set that a collection mutation announces itself is told apart further on, in `changeInAMode`;

@@ -117,12 +117,13 @@ public struct Observed<Value> {
             guard TrivialWord.fits(Value.self) else {
                 return _setHinted(object, to: newValue, registrar: registrar, field: field)
             }
-            return registrar._setHinted(
+            return _setHintedTrivial(
                 object,
                 bits: TrivialWord.word(of: newValue),
+                registrar: registrar,
+                field: field,
                 size: MemoryLayout<Value>.size,
-                type: Value.self,
-                field: field
+                type: Value.self
             )
         }
         _setObserved(object, to: newValue, registrar: registrar, field: field)
