@@ -1,11 +1,13 @@
 import KVOMediator
 import Testing
 
-/// Sets of trivial values up to a word's size while a transaction has made them quiet, on this thread,
-/// on another one meanwhile, and after it: each size is stored and delivered exactly.
+/// Sets of trivial values of 0 to 8 bytes while a transaction has made them quiet, on this thread, on
+/// another one meanwhile, and after it: each size is stored and delivered exactly, those of 1, 2, 4 and 8
+/// bytes as words (`_setHintedTrivial`), the others through the generic setter.
 @Suite struct TransactionTrivialValueTests {
-    /// Records of each property of a `TrivialValues`, by one observer.
+    /// Records of each property of a `TrivialValues`, by one observer, which they keep.
     private struct Records {
+        let observer = TestObserver()
         let byte: Recorder<Int8>
         let half: Recorder<Int16>
         let triple: Recorder<TrivialValues.Triple>
@@ -16,7 +18,7 @@ import Testing
         let direction: Recorder<TrivialValues.Direction>
         let manual: Recorder<Int>
 
-        init(of values: TrivialValues, by observer: TestObserver) {
+        init(of values: TrivialValues) {
             byte = recordChanges(of: values, \.byte, by: observer)
             half = recordChanges(of: values, \.half, by: observer)
             triple = recordChanges(of: values, \.triple, by: observer)
@@ -51,26 +53,32 @@ import Testing
         }
     }
 
-    @Test func eachSizeGoesFromItsValueBeforeTheTransactionToItsValueAtTheEnd() {
+    /// A `TrivialValues` with every property observed, and the records of its properties.
+    private func observedValues() -> (TrivialValues, Records) {
         let values = TrivialValues()
-        let observer = TestObserver()
-        let records = Records(of: values, by: observer)
+        return (values, Records(of: values))
+    }
+
+    /// Runs a transaction that sets `values` from 1, then from 2 (every registration has deferred its
+    /// record by then: the sets are quiet, only stored), then runs `body` in it.
+    private func withQuietTransaction(_ values: TrivialValues, _ body: () -> Void = {}) {
         withKVOTransaction {
             values.set(1)
-            values.set(2)  // every registration has deferred its record: quiet sets, only stored
-            values.set(3)
+            values.set(2)
+            body()
         }
+    }
+
+    @Test func eachSizeGoesFromItsValueBeforeTheTransactionToItsValueAtTheEnd() {
+        let (values, records) = observedValues()
+        withQuietTransaction(values) { values.set(3) }
         records.expect([(0, 3)])
         #expect(values.byte == 3 && values.half == 0x0303 && values.word == 3 << 40 | 3)
     }
 
     @Test func setsOnAnotherThreadWhileTheyAreQuietHereAreDeliveredAtOnceWithTheirValues() {
-        let values = TrivialValues()
-        let observer = TestObserver()
-        let records = Records(of: values, by: observer)
-        withKVOTransaction {
-            values.set(1)
-            values.set(2)
+        let (values, records) = observedValues()
+        withQuietTransaction(values) {
             TestThread { values.set(7) }.join()
             records.expect([(2, 7)])
             values.set(4)
@@ -79,27 +87,16 @@ import Testing
     }
 
     @Test func theFirstSetsAfterTheTransactionAreDeliveredWithTheirOldAndNewValues() {
-        let values = TrivialValues()
-        let observer = TestObserver()
-        let records = Records(of: values, by: observer)
-        withKVOTransaction {
-            values.set(1)
-            values.set(2)
-        }
+        let (values, records) = observedValues()
+        withQuietTransaction(values)
         values.set(5)
         values.set(6)
         records.expect([(0, 2), (2, 5), (5, 6)])
     }
 
     @Test func aPropertyAnnouncedByHandIsOnlyStoredWhateverTheTransactionMadeQuiet() {
-        let values = TrivialValues()
-        let observer = TestObserver()
-        let records = Records(of: values, by: observer)
-        withKVOTransaction {
-            values.set(1)
-            values.set(2)
-            values.manual = 10
-        }
+        let (values, records) = observedValues()
+        withQuietTransaction(values) { values.manual = 10 }
         values.manual = 11
         #expect(values.manual == 11)
         values.willChangeValue(for: \.manual)
