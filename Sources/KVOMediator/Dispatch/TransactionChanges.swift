@@ -76,6 +76,7 @@ final class TransactionChanges {
             }
             owned.guarded.positions[ObjectIdentifier(info)] = entries.count
         }
+        if entries.isEmpty { ThreadContext.withCurrent { $0.transactionDeferredAny = true } }
         owned.guarded.entries.append(
             Entry(info: info, old: value, field: field, collection: nil, changes: 1, includesDeath: death)
         )
@@ -147,6 +148,7 @@ final class TransactionChanges {
             transaction.owned.guarded.depth -= 1
             guard transaction.owned.guarded.depth == 0 else { return nil }
             context.inTransaction = false
+            context.transactionDeferredAny = false
             context.quietSlot = nil
             ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
             if transaction.owned.guarded.entries.isEmpty { return nil }

@@ -82,6 +82,9 @@ final class ThreadContext {
     /// `transaction`, retained by hand, so that `withTransaction` lends it with no reference counting.
     @exclusivity(unchecked) private var transactionState: Unmanaged<AnyObject>?
     @exclusivity(unchecked) var inTransaction = false
+    /// Whether this thread's transaction has deferred a record yet: until it has, no registration can have
+    /// deferred one, and a set need not ask its slot's registrations (see `KVORegistrar.changeInTransaction`).
+    @exclusivity(unchecked) var transactionDeferredAny = false
 
     /// Calls `body` with this thread's transaction state (a `T`: see `transaction`) while the thread runs
     /// a transaction, with no reference counting; nil when it runs none.

@@ -341,16 +341,10 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         type: Any.Type,
         store: () -> Void
     ) {
-        let (allDeferred, version) = spinLock.withLock {
-            let version = registrationsAdded.load(ordering: .relaxed)
-            guard let index = entryIndex(forField: field) else { return (false, version) }
-            // (One registration read in place; several through a copy of the list, rarer.)
-            if let single = state.unretainedOnlyInfo(at: index) {
-                return (single.with { $0.isDeferredInTransaction }, version)
-            }
-            let infos = infosLocked(at: index)
-            return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
-        }
+        // (Before this thread's transaction deferred any record, none of the slot's registrations has: no
+        // lock is needed to know that the slot is not quiet yet.)
+        let (allDeferred, version) =
+            ThreadContext.currentSays { $0.transactionDeferredAny } ? deferredAlready(field: field) : (false, 0)
         // (The field tells a direct registration deferring its record where its new value will be.)
         let outerField = ThreadContext.withCurrent { context in
             defer { context.transactionSetField = field }
@@ -363,6 +357,21 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             // (Only on a flag that says "observed": a hint on an unobserved object would send its sets
             // down the setter's slow path.)
             _ = observerFlag.compareExchange(expected: 1, desired: 1 | Self._quietHint, ordering: .relaxed)
+        }
+    }
+
+    /// Whether every registration of the slot at `field` has deferred a record in this thread's transaction
+    /// already, and the count of registrations added then.
+    private func deferredAlready(field: Int) -> (Bool, UInt64) {
+        spinLock.withLock {
+            let version = registrationsAdded.load(ordering: .relaxed)
+            guard let index = entryIndex(forField: field) else { return (false, version) }
+            // (One registration read in place; several through a copy of the list, rarer.)
+            if let single = state.unretainedOnlyInfo(at: index) {
+                return (single.with { $0.isDeferredInTransaction }, version)
+            }
+            let infos = infosLocked(at: index)
+            return (!infos.isEmpty && infos.allUnretained { $0.isDeferredInTransaction }, version)
         }
     }
 
