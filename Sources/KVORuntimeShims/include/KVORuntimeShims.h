@@ -41,13 +41,17 @@ static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;
 }
 
-/// The thread-local variables' model on ELF platforms: initial-exec, read with one load relative to the
-/// thread pointer. The default for position-independent code (general-dynamic) is a call to
-/// `__tls_get_addr`, which the linker relaxes to a load when it links an executable, but the registers
-/// the compiler saved around the call stay saved: every hot function that asks its thread's context paid
-/// for them. (A library that is dlopen'ed takes its 16 bytes from the static TLS that glibc and musl keep
-/// spare for such libraries.)
-#if defined(__ELF__)
+/// The thread-local variables' model with glibc: initial-exec, read with one load relative to the thread
+/// pointer. The default for position-independent code (general-dynamic) is a call to `__tls_get_addr`,
+/// which the linker relaxes to a load when it links an executable, but the registers the compiler saved
+/// around the call stay saved: every hot function that asks its thread's context paid for them. (A library
+/// that is dlopen'ed takes its 16 bytes from the static TLS that glibc keeps spare for such libraries. musl
+/// and Android's loader refuse initial-exec variables in a dlopen'ed library: there, and elsewhere, the
+/// default model.)
+#if defined(__linux__)
+#include <limits.h>
+#endif
+#if defined(__GLIBC__) && !defined(__ANDROID__)
 #define KVO_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
 #else
 #define KVO_THREAD_LOCAL _Thread_local

@@ -545,6 +545,26 @@ import Testing
         #expect(status.count == 0)
     }
 
+    @Test func aWeakReferentThatDiesWhileItsPropertyIsQuietIsDeliveredAsADeath() {
+        let console = Console()
+        let observer = TestObserver()
+        let deaths = Mutex<[[String?]]>([])
+        observer.kvoController.observe(console, keyPath: \.agent, options: [.old, .new, .distinct]) { _, _, change in
+            deaths.withLock { $0.append([change.oldValue??.name, change.newValue??.name]) }
+        }
+        let first = Agent("a", status: "idle")
+        withKVOTransaction {
+            var second: Agent? = Agent("b", status: "idle")
+            console.agent = first
+            console.agent = second  // every registration has deferred its record: `agent` is quiet now
+            second = nil  // b dies: a change of `agent`, noted as a death though the property is quiet
+            #expect(console.agent == nil)
+        }
+        // Nil before the transaction and nil after it: with `.distinct`, only a death is delivered.
+        #expect(deaths.withLock { $0 } == [[nil, nil]])
+        withExtendedLifetime(first) {}
+    }
+
     @Test func twoThreadsRunningTransactionsWhileAThirdObservesGetExactlyOneRecordEach() {
         let first = Ledger()
         let second = Ledger()

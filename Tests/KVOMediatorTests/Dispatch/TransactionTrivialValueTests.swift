@@ -59,21 +59,25 @@ import Testing
         return (values, Records(of: values))
     }
 
-    /// Runs a transaction that sets `values` from 1, then from 2 (every registration has deferred its
-    /// record by then: the sets are quiet, only stored), then runs `body` in it.
+    /// Runs a transaction that sets each property of `values` three times from 1, then three times from 2
+    /// (the third set of each is quiet, only stored: see `TrivialValues.set(_:times:)`), then runs `body`
+    /// in it.
     private func withQuietTransaction(_ values: TrivialValues, _ body: () -> Void = {}) {
         withKVOTransaction {
-            values.set(1)
-            values.set(2)
+            values.set(1, times: 3)
+            values.set(2, times: 3)
             body()
         }
     }
 
     @Test func eachSizeGoesFromItsValueBeforeTheTransactionToItsValueAtTheEnd() {
         let (values, records) = observedValues()
-        withQuietTransaction(values) { values.set(3) }
-        records.expect([(0, 3)])
-        #expect(values.byte == 3 && values.half == 0x0303 && values.word == 3 << 40 | 3)
+        withQuietTransaction(values)
+        records.expect([(0, 2)])
+        // (Each property's last value was stored by a quiet set.)
+        #expect(values.byte == 2 && values.half == 0x0202 && values.single == 2.5 && values.word == 2 << 40 | 2)
+        #expect(values.triple == TrivialValues.Triple(a: 2, b: 3, c: 4) && values.direction == .south)
+        #expect(values.octet == TrivialValues.Octet(bytes: (2, 1, 2, 3, 4, 5, 6, 2)))
     }
 
     @Test func setsOnAnotherThreadWhileTheyAreQuietHereAreDeliveredAtOnceWithTheirValues() {

@@ -82,15 +82,21 @@ final class TrivialValues: KeyValueObservable, @unchecked Sendable {  // changed
     @Observed var direction = Direction.north
     @Observed(automaticallyNotifies: false) var manual = 0
 
-    /// Sets every property but `manual` from `n`.
-    func set(_ n: UInt8) {
-        byte = Int8(bitPattern: n)
-        half = Int16(n) << 8 | Int16(n)
-        triple = Triple(a: n, b: n &+ 1, c: n &+ 2)
-        single = Float(n) + 0.5
-        word = Int(n) << 40 | Int(n)
-        octet = Octet(bytes: (n, 1, 2, 3, 4, 5, 6, n))
-        empty = Empty()
-        direction = [.north, .east, .south, .west][Int(n) % 4]
+    /// Sets every property but `manual` from `n`, one after another, each `times` times in a row: the
+    /// last from `n`, those before from `n + 1`, `n + 2`, … (In a transaction the third set of each is
+    /// quiet: every registration of the property deferred its record at the first, and the second noted
+    /// the property quiet.)
+    func set(_ n: UInt8, times: Int = 1) {
+        func repeated(_ set: (UInt8) -> Void) {
+            for step in (0..<times).reversed() { set(n &+ UInt8(step)) }
+        }
+        repeated { byte = Int8(bitPattern: $0) }
+        repeated { half = Int16($0) << 8 | Int16($0) }
+        repeated { triple = Triple(a: $0, b: $0 &+ 1, c: $0 &+ 2) }
+        repeated { single = Float($0) + 0.5 }
+        repeated { word = Int($0) << 40 | Int($0) }
+        repeated { octet = Octet(bytes: ($0, 1, 2, 3, 4, 5, 6, $0)) }
+        repeated { _ in empty = Empty() }
+        repeated { direction = [Direction.north, .east, .south, .west][Int($0) % 4] }
     }
 }
