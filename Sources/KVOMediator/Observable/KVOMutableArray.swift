@@ -75,9 +75,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     @inlinable
     public func append(_ element: Element) {
         if _mutateUnannounced({ $0.append(element) }) { return }
-        // (`insert(_:at:)` without its check of the index, which is the count here.)
-        let index = _withCurrent { $0.count }
-        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.insert(element, at: index) }
+        _announceAppend(of: element)
     }
 
     /// Appends elements: one `.insertion` at `[count..<count + n]`.
@@ -95,9 +93,8 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             index >= 0 && index <= _withCurrent { $0.count },
             "KVOMutableArray.insert: index \(index) is beyond the end of the array"
         )
-        mutate(.insertion, at: .single(index), removed: nil, inserted: [element]) { array in
-            array.insert(element, at: index)
-        }
+        if _mutateUnannounced({ $0.insert(element, at: index) }) { return }
+        _announceInsertion(of: element, at: index)
     }
 
     /// Inserts elements at `index`: one `.insertion` at `[index..<index + n]`.
@@ -136,9 +133,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             precondition(index >= 0 && index < current.count, "KVOMutableArray.remove: index \(index) is out of range")
             return current[index]
         }
-        mutate(.removal, at: .single(index), removed: [removed], inserted: nil) { array in
-            array.remove(at: index)
-        }
+        if !_mutateUnannounced({ _ = $0.remove(at: index) }) { _announceRemoval(of: removed, at: index) }
         return removed
     }
 
@@ -189,9 +184,8 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
             precondition(index >= 0 && index < current.count, "KVOMutableArray.replace: index \(index) is out of range")
             return current[index]
         }
-        mutate(.replacement, at: .single(index), removed: [replaced], inserted: [element]) { array in
-            array[index] = element
-        }
+        if _mutateUnannounced({ $0[index] = element }) { return }
+        _announceReplacement(of: replaced, with: element, at: index)
     }
 
     /// Replaces the elements at `indexes` with `newElements`, in index order: one `.replacement`.
@@ -248,6 +242,35 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     ) {
         if _mutateUnannounced(apply) { return }
         _announce(kind, at: indexes, removed: removed, inserted: inserted, apply: apply)
+    }
+
+    // The announcing paths of the one-element mutations, out of line: a mutation nobody is told of then
+    // runs in a small frame, and builds no one-element arrays for records nobody gets.
+
+    @inlinable
+    @inline(never)
+    func _announceAppend(of element: Element) {
+        // (`insert(_:at:)` without its check of the index, which is the count here.)
+        let index = _withCurrent { $0.count }
+        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.insert(element, at: index) }
+    }
+
+    @inlinable
+    @inline(never)
+    func _announceInsertion(of element: Element, at index: Int) {
+        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.insert(element, at: index) }
+    }
+
+    @inlinable
+    @inline(never)
+    func _announceRemoval(of element: Element, at index: Int) {
+        _announce(.removal, at: .single(index), removed: [element], inserted: nil) { _ = $0.remove(at: index) }
+    }
+
+    @inlinable
+    @inline(never)
+    func _announceReplacement(of replaced: Element, with element: Element, at index: Int) {
+        _announce(.replacement, at: .single(index), removed: [replaced], inserted: [element]) { $0[index] = element }
     }
 
     /// `mutate` once `_mutateUnannounced` has said no.
