@@ -172,19 +172,13 @@ struct RegistrationState {
 
     // MARK: A chain's tail
 
-    /// Takes the last `count` dependencies off the list (a chain's links after a link that was set, which
-    /// the caller has unsubscribed), for the caller to list the new chain's in their place.
+    /// Lists `dependency` at `index` in place of the one there: a link of a chain's new tail in place of
+    /// the old one's link (whose subscription the caller has ended, unless both are of one object). In
+    /// place, so that a replaced tail allocates nothing: taking it off and listing it again freed the
+    /// list's storage and made it anew, on every set of a link.
     @inline(__always)
-    mutating func dropTail(_ count: Int) {
-        let first = dependencies.count - count
-        while dependencies.count > first { dependencies.remove(at: dependencies.count - 1) }
-    }
-
-    /// Lists `dependency` last, as is: a link of the new chain on the same object as the old one's,
-    /// whose subscription stays.
-    @inline(__always)
-    mutating func keep(_ dependency: Dependency) {
-        dependencies.append(dependency)
+    mutating func relist(_ dependency: Dependency, at index: Int) {
+        dependencies[index] = dependency
     }
 
     // MARK: The end

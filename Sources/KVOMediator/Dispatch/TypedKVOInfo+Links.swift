@@ -93,7 +93,7 @@ extension TypedKVOInfo {
     /// Whether the changed property's value is an object (or an optional one): the object its chain
     /// reads next, at the value's address. (Its class's `@Observed` fields, from the runtime's metadata.)
     private static func holdsObject(_ link: LinkChange) -> Bool {
-        ObservedFields.layout(of: link.object.type).link(atField: link.field)?.holdsObject ?? false
+        ObservedFields.withLayout(of: link.object.type) { $0.link(atField: link.field)?.holdsObject ?? false }
     }
 
     /// Copies into `steps` the links of this chain after the changed one, as its dependencies list them
@@ -142,13 +142,15 @@ extension TypedKVOInfo {
         var next = value.linkedObject()
         for index in 0..<count {
             guard let object = next else { return false }
-            let layout = ObservedFields.layout(of: object.type)
-            guard let registrarOffset = layout.registrarOffset,
+            let field = steps[index].field
+            let (registrarOffset, link) = ObservedFields.withLayout(of: object.type) {
+                ($0.registrarOffset, $0.link(atField: field))
+            }
+            guard let registrarOffset,
                 object.reference(atField: registrarOffset, as: KVORegistrar.self).id == steps[index].oldRegistrar.id
             else { return false }
-            let field = steps[index].field
             let isLeaf = index == count - 1
-            guard let link = layout.link(atField: field) else { return false }
+            guard let link else { return false }
             if !isLeaf {
                 guard link.holdsObject else { return false }
             } else if link.valueType == Value.self {
@@ -254,24 +256,23 @@ extension KVOInfo {
             }
             held.append(registrar)
         }
-        state.dropTail(count)
+        // (Each new link is listed where the old one was: the checks above found it listed nowhere else.)
         for index in 0..<count {
             let step = steps[index]
             let registrar = step.newRegistrar!
-            if registrar.id == step.oldRegistrar.id {
-                state.keep(Dependency(registrar: registrar, slot: .field(step.field)))
-            } else {
-                let objectType: AnyObject.Type = step.newObject!.type
-                registrar.with { registrar in
-                    subscribeLocked(
-                        Access(
-                            registrar: registrar,
-                            slot: .field(step.field),
-                            wrapped: wrapped[index],
-                            objectType: objectType
-                        )
+            state.relist(Dependency(registrar: registrar, slot: .field(step.field)), at: first + index)
+            guard registrar.id != step.oldRegistrar.id else { continue }
+            let objectType: AnyObject.Type = step.newObject!.type
+            registrar.with { registrar in
+                registrar.add(
+                    self,
+                    for: Access(
+                        registrar: registrar,
+                        slot: .field(step.field),
+                        wrapped: wrapped[index],
+                        objectType: objectType
                     )
-                }
+                )
             }
         }
         let last = steps[count - 1]

@@ -22,8 +22,12 @@ struct InlineList<Element>: RandomAccessCollection {
     var endIndex: Int { count }
     var isEmpty: Bool { first == nil }
 
+    /// The element at `position`; setting one replaces it in place (the list keeps its storage).
     subscript(position: Int) -> Element {
-        position == 0 ? first.unsafelyUnwrapped : rest.unsafelyUnwrapped[position - 1]
+        get { position == 0 ? first.unsafelyUnwrapped : rest.unsafelyUnwrapped[position - 1] }
+        set {
+            if position == 0 { first = newValue } else { rest![position - 1] = newValue }
+        }
     }
 
     func makeIterator() -> Iterator {

@@ -266,8 +266,8 @@ enum ObservedFields {
     }
 
     /// Calls `body` with the layout of `type`, not retained when the cache has it (a cached layout is
-    /// held for good).
-    private static func withLayout<Result>(of type: AnyObject.Type, _ body: (ObservedLayout) -> Result) -> Result {
+    /// held for good): for the paths that look one up on each change.
+    static func withLayout<Result>(of type: AnyObject.Type, _ body: (ObservedLayout) -> Result) -> Result {
         if let bits = recent.bits(of: type) { return OnceSlots.withObject(bits, as: ObservedLayout.self, body) }
         return body(layout(of: type))
     }

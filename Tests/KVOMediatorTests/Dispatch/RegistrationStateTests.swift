@@ -150,12 +150,13 @@ import Testing
         _ = state.list(read(root, 8))
         _ = state.list(read(link, 16))
         _ = state.list(read(other, 24))
-        state.dropTail(2)
-        #expect(listed(state) == [pair(root, .field(8))])
-        state.keep(Dependency(registrar: Unretained(other), slot: .field(16)))
-        #expect(listed(state) == [pair(root, .field(8)), pair(other, .field(16))])
+        state.relist(Dependency(registrar: Unretained(other), slot: .field(16)), at: 1)
+        state.relist(Dependency(registrar: Unretained(link), slot: .field(32)), at: 2)
+        #expect(listed(state) == [pair(root, .field(8)), pair(other, .field(16)), pair(link, .field(32))])
+        state.relist(Dependency(registrar: Unretained(root), slot: .field(40)), at: 0)
+        #expect(listed(state) == [pair(root, .field(40)), pair(other, .field(16)), pair(link, .field(32))])
         state.forget(registrar: ObjectIdentifier(other))
-        #expect(listed(state) == [pair(root, .field(8))])
+        #expect(listed(state) == [pair(root, .field(40)), pair(link, .field(32))])
     }
 }
 
