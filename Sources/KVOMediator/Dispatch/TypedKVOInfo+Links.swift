@@ -29,6 +29,11 @@ struct LinkStep {
     /// For the leaf of a key path through optional links (its value an `Optional` of the leaf's): the
     /// leaf's storage, which makes that optional.
     var optionalLeaf: (any InlineObservedStorage.Type)? = nil
+    /// While `replaceLinks` moves the link's subscription: the old registrar, and the typed key path that
+    /// first read the old slot (which goes with the subscription), each retained until it is done. (Here,
+    /// not in lists of their own, which allocated for a tail of two links or more.)
+    var heldRegistrar: Unretained<KVORegistrar>? = nil
+    var wrapped: Unretained<AnyKeyPath>? = nil
 }
 
 extension TypedKVOInfo {
@@ -219,11 +224,13 @@ extension KVOInfo {
     final func replaceLinks(_ steps: UnsafeMutablePointer<LinkStep>, _ count: Int, ticket: UInt16) -> Bool {
         let lock = StripedLocks.lock(for: self)
         lock.lock()
-        var held = InlineList<Unretained<KVORegistrar>>()
         defer {
             lock.unlock()
             // (Released unlocked: a last release runs the registrar's deinit, which takes the lock.)
-            for registrar in held { registrar.release() }
+            for index in 0..<count {
+                steps[index].heldRegistrar?.release()
+                steps[index].wrapped?.release()
+            }
         }
         guard !state.isClosed, RegistrationState.isNewer(ticket, than: appliedTicket) else { return true }
         let first = state.dependencies.count - count
@@ -241,20 +248,16 @@ extension KVOInfo {
             for earlier in 0..<index where steps[earlier].newRegistrar?.id == registrar { return false }
         }
         appliedTicket = ticket
-        var wrapped = InlineList<AnyKeyPath?>()
         for index in 0..<count {
             let dependency = state.dependencies[first + index]
             guard steps[index].newRegistrar?.id != steps[index].oldRegistrar.id,
                 let registrar = dependency.retainedRegistrar()
-            else {
-                wrapped.append(nil)
-                continue
-            }
+            else { continue }
+            steps[index].heldRegistrar = registrar
             registrar.with { old in
-                wrapped.append(old.wrappedKeyPath(of: dependency.slot))
+                steps[index].wrapped = old.wrappedKeyPath(of: dependency.slot).map { Unretained(retaining: $0) }
                 old.remove(self, for: dependency.slot)
             }
-            held.append(registrar)
         }
         // (Each new link is listed where the old one was: the checks above found it listed nowhere else.)
         for index in 0..<count {
@@ -269,7 +272,7 @@ extension KVOInfo {
                     for: Access(
                         registrar: registrar,
                         slot: .field(step.field),
-                        wrapped: wrapped[index],
+                        wrapped: step.wrapped?.object,
                         objectType: objectType
                     )
                 )
