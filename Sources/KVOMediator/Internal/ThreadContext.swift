@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -138,6 +139,10 @@ final class ThreadContext {
     /// Manual will-change announcements waiting for their did-change (`pendingManualChanges`, beside
     /// `ManualChange`); nil until the first.
     @exclusivity(unchecked) var manualChanges: AnyObject?
+    /// The `IndexSet` of one index last made on this thread for a record's `indexes` (see
+    /// `_SingleIndexSets`): the records of one mutation, and of a mutation at the same place again (an
+    /// append and a `removeLast`), share it. An accelerator only: an `IndexSet` is a value.
+    @exclusivity(unchecked) var lastSingleIndexSet: (index: Int, set: IndexSet)?
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG

@@ -51,7 +51,9 @@ struct _KVOIndexes {
 /// `IndexSet(integer:)` for the first indexes (where mutations at the front of an array land), made once
 /// and shared: each record that reads one retains it instead of making and freeing two objects. An
 /// `IndexSet` is a value (a record's owner that changes its copy gets one of its own), so a shared one is
-/// the same as a new one in every way a program can tell; another index is made as it is asked for.
+/// the same as a new one in every way a program can tell. Another index is made as it is asked for, and
+/// kept for the thread's next record of that index (the other observers of the mutation, the next
+/// mutation at the end of a list).
 @usableFromInline
 enum _SingleIndexSets {
     /// (None with every cache off: see `CacheSwitch`.)
@@ -59,6 +61,13 @@ enum _SingleIndexSets {
 
     @usableFromInline
     static func indexSet(of index: Int) -> IndexSet {
-        index < shared.count ? shared[index] : IndexSet(integer: index)
+        if index < shared.count { return shared[index] }
+        guard !shared.isEmpty else { return IndexSet(integer: index) }
+        return ThreadContext.withCurrent { context in
+            if let last = context.lastSingleIndexSet, last.index == index { return last.set }
+            let set = IndexSet(integer: index)
+            context.lastSingleIndexSet = (index, set)
+            return set
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import KVOMediator
@@ -77,5 +78,21 @@ import Testing
             #expect(first.indexes == IndexSet(integer: index))
             #expect(insertion(at: .single(index)).indexes == IndexSet(integer: index))
         }
+    }
+
+    @Test func recordsOfIndexesPastTheSharedOnesGiveTheirOwnInAnyOrderOnAnyThread() {
+        // (Such an index is kept for the thread's next record of it: a record whose index is kept and one
+        // whose is not must both give their own.)
+        for index in [100, 100, 200, 100, 200, 200, 64, 100] {
+            #expect(insertion(at: .single(index)).indexes == IndexSet(integer: index))
+        }
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for round in 0..<2_000 {
+                let index = 1_000 + thread * 10 + round % 3
+                if insertion(at: .single(index)).indexes != IndexSet(integer: index) { wrong.withLock { $0 += 1 } }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 }
