@@ -69,15 +69,15 @@ enum SwiftRuntime {
         kvo_unpin(object)
     }
 
-    /// Whether some thread tracks reads now (the shim's count of running trackers), asked through
-    /// ``_trackersRunning()``.
+    /// Whether a tracker may be installed on this thread (the shim's count of running trackers: this
+    /// thread's with glibc, every thread's elsewhere), asked through ``_trackersRunning()``.
     @inlinable
     @inline(__always)
     static var trackersRunning: Bool {
         _trackersRunning()
     }
 
-    /// Counts a tracker starting (1) or ending (-1) on any thread.
+    /// Counts a tracker starting (1) or ending (-1) on this thread.
     @inline(__always)
     static func addTrackers(_ delta: Int) {
         kvo_trackers_add(delta)

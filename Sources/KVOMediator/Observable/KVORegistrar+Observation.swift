@@ -13,7 +13,7 @@ extension KVORegistrar {
     }
 
     /// True while this thread evaluates a key path for KVOMediator: its reads are the library's own,
-    /// not ones for Observation to track. (One relaxed load while no thread does.)
+    /// not ones for Observation to track. (One load while no tracker may be installed on it.)
     @inlinable
     var _isEvaluatingOnThisThread: Bool {
         KVORegistrar._isTracking && _isTrackingOnThisThread

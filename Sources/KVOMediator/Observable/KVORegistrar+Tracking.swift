@@ -1,8 +1,9 @@
 import Synchronization
 
 extension KVORegistrar {
-    /// True while some thread tracks reads: only then need a getter report its read. (The count is a C
-    /// variable, read with one call: see `SwiftRuntime.trackersRunning`.)
+    /// True while a tracker may be installed on this thread (with glibc; elsewhere, on any thread): only
+    /// then need a getter report its read. (The count is a C variable, read with one call: see
+    /// `SwiftRuntime.trackersRunning`.)
     @inlinable
     static var _isTracking: Bool {
         SwiftRuntime.trackersRunning

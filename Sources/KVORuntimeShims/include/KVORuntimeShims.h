@@ -85,13 +85,29 @@ static inline void kvo_library_reads_add(long delta) {
     kvo_library_read_depth += delta;
 }
 
-/// How many of KVOMediator's access trackers are installed now, on any thread. A C variable, not a
-/// Swift global, so that it is changed and read atomically (a relaxed load is what ThreadSanitizer
-/// accepts beside the atomic adds). Getters inlined into clients read it through a Swift function
-/// that is not inlined (`_trackersRunning()`, SwiftRuntime.swift).
+/// How many of KVOMediator's access trackers are installed: a hint for getters, which report a read only
+/// while it is not zero (the thread's own tracker then decides). Getters inlined into clients read it
+/// through a Swift function that is not inlined (`_trackersRunning()`, SwiftRuntime.swift).
+///
+/// With glibc, the trackers of this thread: a thread-local variable, read with one load, and changed with
+/// no atomic operation (each evaluation made two on one word that every thread's evaluations share).
+/// Elsewhere, where a thread-local variable may cost a call to read, the trackers of every thread: a C
+/// variable, not a Swift global, so that it is changed and read atomically (a relaxed load is what
+/// ThreadSanitizer accepts beside the atomic adds).
+#if defined(__GLIBC__) && !defined(__ANDROID__)
+extern KVO_THREAD_LOCAL long kvo_thread_trackers_running;
+
+static inline long kvo_trackers_running(void) {
+    return kvo_thread_trackers_running;
+}
+
+/// Adds `delta` (1 or -1) to the number of trackers installed.
+static inline void kvo_trackers_add(long delta) {
+    kvo_thread_trackers_running += delta;
+}
+#else
 extern long kvo_trackers_running_count;
 
-/// The number of trackers installed (a relaxed atomic load: a hint, the thread's own tracker decides).
 static inline long kvo_trackers_running(void) {
     return __atomic_load_n(&kvo_trackers_running_count, __ATOMIC_RELAXED);
 }
@@ -100,6 +116,7 @@ static inline long kvo_trackers_running(void) {
 static inline void kvo_trackers_add(long delta) {
     __atomic_fetch_add(&kvo_trackers_running_count, delta, __ATOMIC_RELAXED);
 }
+#endif
 
 #if defined(__linux__)
 #include <linux/futex.h>
