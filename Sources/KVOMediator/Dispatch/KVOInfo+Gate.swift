@@ -13,10 +13,10 @@ extension KVOInfo {
         leave()
     }
 
-    /// `deliver(_:)`, with the observed object loaded in the gate: nothing once it is gone.
+    /// `deliver(_:)` for a caller that has entered the gate already (`tryEnter()`), with the observed object
+    /// loaded in the gate (nothing once it is gone): leaves it.
     @inline(__always)
-    final func deliverWithObject(_ body: (AnyObject) -> Void) {
-        guard tryEnter() else { return }
+    final func deliverWithObjectEntered(_ body: (AnyObject) -> Void) {
         if let object = object.load() {
             markDeliveredChange()
             asCallback { body(object) }

@@ -26,8 +26,10 @@ struct ElementMemberFields {
     /// Its registration, once made (made with no lock held, after the member joined: one that is not
     /// needed any more when it is ready is ended at once).
     var token: KVOObservation?
-    /// Its indexes, while the members' indexes are current.
+    /// Its indexes, while the members' indexes are current, and the first of them (-1: none), which is
+    /// the record's one index when the collection holds it once (no `IndexSet` retained for the record).
     var indexes = IndexSet()
+    var firstIndex = -1
     /// Whether it left (or the observation ended): its registration's changes are no longer recorded.
     var left = false
 }

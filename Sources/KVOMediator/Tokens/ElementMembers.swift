@@ -75,12 +75,11 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// An element that joined, and the member it joined as: to be registered with no lock held.
     private typealias Joined = (element: AnyObject, member: ElementMember)
 
-    /// Where an element is, for the record of its change: its indexes now (nil for a set) and how many.
+    /// Where an element is, for the record of its change: its indexes now (none for a set) and how many.
     @usableFromInline
     struct Place {
-        @usableFromInline let indexes: IndexSet?
+        @usableFromInline let indexes: _KVOIndexes
         @usableFromInline let count: Int
-        @usableFromInline let info: KVOInfo
     }
 
     /// Starts with the collection's registration (live already) and its members now, as `read` gives them,
@@ -119,11 +118,30 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         for token in elements { token.invalidate() }
     }
 
-    /// Runs `body`, a callback, with the observed object, in the collection registration's gate: not once
-    /// the observation ended, nor once the object is gone.
+    /// Runs `body`, the callback of a change of `member`, with where the member is now, the collection's
+    /// registration and the observed collection object, in that registration's gate: not once the member
+    /// has left (a registration of an element that left and came back is not its current one), the
+    /// observation ended or the object is gone.
+    ///
+    /// The gate is entered under the lock, where the collection's token holds the registration, so that
+    /// the registration is then used with no retain: inside its gate it stays allocated (see `KVOInfo`).
     @usableFromInline
-    func deliver(at place: Place, _ body: (AnyObject) -> Void) {
-        place.info.deliverWithObject(body)
+    func deliverChange(of member: ElementMember, _ body: (Place, KVOInfo, AnyObject) -> Void) {
+        var entered: Unretained<KVOInfo>?
+        let place: Place? = lock.withLock {
+            guard !member.guarded.left else { return nil }
+            entered = collection?.enteredRegistration()
+            guard entered != nil else { return nil }
+            guard ordered else { return Place(indexes: .none, count: 1) }
+            if !indexesCurrent { rebuildIndexes() }
+            let count = member.guarded.count
+            return Place(
+                indexes: count == 1 ? .single(member.guarded.firstIndex) : .set(member.guarded.indexes),
+                count: count
+            )
+        }
+        guard let place, let entered else { return }
+        entered.with { info in info.deliverWithObjectEntered { body(place, info, $0) } }
     }
 
     /// Runs `body`, a callback, in the collection registration's gate, if the observation lives.
@@ -132,22 +150,17 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         lock.withLock { collection?.info }?.deliver(body)
     }
 
-    /// Where `member` is now, for the record of its change; nil once it has left (a registration of an
-    /// element that left and came back is not its current one) or the observation ended.
-    @usableFromInline
-    func place(of member: ElementMember) -> Place? {
-        lock.withLock {
-            guard !member.guarded.left, let info = collection?.info else { return nil }
-            guard ordered else { return Place(indexes: nil, count: 1, info: info) }
-            if !indexesCurrent { rebuildIndexes() }
-            return Place(indexes: member.guarded.indexes, count: member.guarded.count, info: info)
-        }
-    }
-
     /// Gives each entry its indexes in `members`. Under the lock.
     private func rebuildIndexes() {
-        for member in entries.values { member.guarded.indexes = IndexSet() }
-        for (index, member) in members.enumerated() { entries[member]?.guarded.indexes.insert(index) }
+        for member in entries.values {
+            member.guarded.indexes = IndexSet()
+            member.guarded.firstIndex = -1
+        }
+        for (index, member) in members.enumerated() {
+            guard let entry = entries[member] else { continue }
+            entry.guarded.indexes.insert(index)
+            if entry.guarded.firstIndex < 0 { entry.guarded.firstIndex = index }
+        }
         indexesCurrent = true
     }
 

@@ -84,6 +84,12 @@ public final class KVOObservation: Sendable {
     public func store(in bag: KVOObservationBag) {
         bag.insert(self)
     }
+
+    /// The registration, its gate entered (nil once cancelled), unretained: held by its gate until the caller
+    /// leaves it (see `KVOInfo`).
+    func enteredRegistration() -> Unretained<KVOInfo>? {
+        info.tryEnter() ? Unretained(info) : nil
+    }
 }
 
 /// What a token ends besides its registration (see `KVOObservation`).

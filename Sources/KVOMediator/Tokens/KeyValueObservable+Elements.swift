@@ -119,43 +119,44 @@ extension KeyValueObservable {
                 options: elementOptions,
                 owner: nil,
                 box: _HandlerBox { (_: Element, change: KVOChange<Value>) in
-                    guard let members = weakMembers.object, let place = members.place(of: member) else { return }
-                    // One value each (several for an element held more than once), in the arrays the last
-                    // record gave back when no other change holds them.
-                    var pair = _ElementRecordArrays<Value>.Pair()
-                    let reused = arrays.take(into: &pair)
-                    var record = KVOChange<[Value]>(
-                        kind: .setting,
-                        oldValue: nil,
-                        newValue: nil,
-                        indexes: place.indexes,
-                        isPrior: change.isPrior,
-                        holder: nil
-                    )
-                    if let old = change.oldValue {
-                        _ElementRecordArrays.refill(&pair.old, with: old, count: place.count)
-                        record.oldValue = _ElementRecordArrays.moveOut(&pair.old)
-                    }
-                    if let new = change.newValue {
-                        _ElementRecordArrays.refill(&pair.new, with: new, count: place.count)
-                        record.newValue = _ElementRecordArrays.moveOut(&pair.new)
-                    }
-                    defer {
-                        if reused {
-                            if record.oldValue != nil { swap(&pair.old, &record.oldValue!) }
-                            if record.newValue != nil { swap(&pair.new, &record.newValue!) }
-                            arrays.giveBack(&pair)
+                    guard let members = weakMembers.object else { return }
+                    members.deliverChange(of: member) { place, collectionInfo, object in
+                        // One value each (several for an element held more than once), in the arrays the last
+                        // record gave back when no other change holds them.
+                        var pair = _ElementRecordArrays<Value>.Pair()
+                        let reused = arrays.take(into: &pair)
+                        var record = KVOChange<[Value]>(
+                            kind: .setting,
+                            oldValue: nil,
+                            newValue: nil,
+                            indexes: place.indexes,
+                            isPrior: change.isPrior,
+                            holder: nil
+                        )
+                        if let old = change.oldValue {
+                            _ElementRecordArrays.refill(&pair.old, with: old, count: place.count)
+                            record.oldValue = _ElementRecordArrays.moveOut(&pair.old)
                         }
-                    }
-                    // (The collection's registration lent to the record for the call, as to the records a
-                    // delivery builds: `place` holds it.)
-                    KVOChange._lending(place.info, to: &record) { record in
-                        if let deliverChangeOf {
-                            members.deliver(at: place) {
-                                deliverChangeOf(KnownClass.cast($0, to: Self.self), record, ObjectIdentifier(member))
+                        if let new = change.newValue {
+                            _ElementRecordArrays.refill(&pair.new, with: new, count: place.count)
+                            record.newValue = _ElementRecordArrays.moveOut(&pair.new)
+                        }
+                        defer {
+                            if reused {
+                                if record.oldValue != nil { swap(&pair.old, &record.oldValue!) }
+                                if record.newValue != nil { swap(&pair.new, &record.newValue!) }
+                                arrays.giveBack(&pair)
                             }
-                        } else {
-                            members.deliver(at: place) { deliver(KnownClass.cast($0, to: Self.self), record) }
+                        }
+                        // (The collection's registration lent to the record for the call, as to the records a
+                        // delivery builds: its gate holds it.)
+                        KVOChange._lending(collectionInfo, to: &record) { record in
+                            let object = KnownClass.cast(object, to: Self.self)
+                            if let deliverChangeOf {
+                                deliverChangeOf(object, record, ObjectIdentifier(member))
+                            } else {
+                                deliver(object, record)
+                            }
                         }
                     }
                 }
