@@ -228,8 +228,8 @@ extension KVOInfo {
             lock.unlock()
             // (Released unlocked: a last release runs the registrar's deinit, which takes the lock.)
             for index in 0..<count {
-                steps[index].heldRegistrar?.release()
-                steps[index].wrapped?.release()
+                steps[index].heldRegistrar.take()?.release()
+                steps[index].wrapped.take()?.release()
             }
         }
         guard !state.isClosed, RegistrationState.isNewer(ticket, than: appliedTicket) else { return true }
