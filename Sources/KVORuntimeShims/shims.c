@@ -3,7 +3,7 @@
 
 KVO_THREAD_LOCAL void *kvo_thread_context_slot = 0;
 KVO_THREAD_LOCAL long kvo_library_read_depth = 0;
-#if defined(__GLIBC__) && !defined(__ANDROID__)
+#if KVO_INITIAL_EXEC_TLS
 KVO_THREAD_LOCAL long kvo_thread_trackers_running = 0;
 #else
 long kvo_trackers_running_count = 0;

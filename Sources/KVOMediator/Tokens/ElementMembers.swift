@@ -127,21 +127,17 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
     /// the registration is then used with no retain: inside its gate it stays allocated (see `KVOInfo`).
     @usableFromInline
     func deliverChange(of member: ElementMember, _ body: (Place, KVOInfo, AnyObject) -> Void) {
-        var entered: Unretained<KVOInfo>?
-        let place: Place? = lock.withLock {
-            guard !member.guarded.left else { return nil }
-            entered = collection?.enteredRegistration()
-            guard entered != nil else { return nil }
-            guard ordered else { return Place(indexes: .none, count: 1) }
+        let found: (place: Place, info: Unretained<KVOInfo>)? = lock.withLock {
+            guard !member.guarded.left, let info = collection?.enteredRegistration() else { return nil }
+            guard ordered else { return (Place(indexes: .none, count: 1), info) }
             if !indexesCurrent { rebuildIndexes() }
             let count = member.guarded.count
-            return Place(
-                indexes: count == 1 ? .single(member.guarded.firstIndex) : .set(member.guarded.indexes),
-                count: count
-            )
+            let indexes: _KVOIndexes =
+                count == 1 ? .single(member.guarded.firstIndex) : .set(member.guarded.indexes)
+            return (Place(indexes: indexes, count: count), info)
         }
-        guard let place, let entered else { return }
-        entered.with { info in info.deliverWithObjectEntered { body(place, info, $0) } }
+        guard let found else { return }
+        found.info.with { info in info.deliverWithObjectEntered { body(found.place, info, $0) } }
     }
 
     /// Runs `body`, a callback, in the collection registration's gate, if the observation lives.

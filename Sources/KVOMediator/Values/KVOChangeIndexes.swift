@@ -62,7 +62,7 @@ enum _SingleIndexSets {
     @usableFromInline
     static func indexSet(of index: Int) -> IndexSet {
         if index < shared.count { return shared[index] }
-        guard !shared.isEmpty else { return IndexSet(integer: index) }
+        guard CacheSwitch.cachesAreOn else { return IndexSet(integer: index) }
         return ThreadContext.withCurrent { context in
             if let last = context.lastSingleIndexSet, last.index == index { return last.set }
             let set = IndexSet(integer: index)

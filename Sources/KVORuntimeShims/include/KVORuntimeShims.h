@@ -52,8 +52,10 @@ static inline bool kvo_try_retain(void *object) {
 #include <limits.h>
 #endif
 #if defined(__GLIBC__) && !defined(__ANDROID__)
+#define KVO_INITIAL_EXEC_TLS 1
 #define KVO_THREAD_LOCAL _Thread_local __attribute__((tls_model("initial-exec")))
 #else
+#define KVO_INITIAL_EXEC_TLS 0
 #define KVO_THREAD_LOCAL _Thread_local
 #endif
 
@@ -94,7 +96,7 @@ static inline void kvo_library_reads_add(long delta) {
 /// Elsewhere, where a thread-local variable may cost a call to read, the trackers of every thread: a C
 /// variable, not a Swift global, so that it is changed and read atomically (a relaxed load is what
 /// ThreadSanitizer accepts beside the atomic adds).
-#if defined(__GLIBC__) && !defined(__ANDROID__)
+#if KVO_INITIAL_EXEC_TLS
 extern KVO_THREAD_LOCAL long kvo_thread_trackers_running;
 
 static inline long kvo_trackers_running(void) {
