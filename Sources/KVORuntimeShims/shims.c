@@ -1,4 +1,5 @@
-// The shims are inline functions in include/KVORuntimeShims.h; this file defines their variables.
+// The shims are inline functions in include/KVORuntimeShims.h; this file defines their variables, and the
+// gate passes' functions that are not on a notification's path.
 #include "KVORuntimeShims.h"
 
 KVO_THREAD_LOCAL void *kvo_thread_context_slot = 0;
@@ -7,4 +8,72 @@ KVO_THREAD_LOCAL long kvo_library_read_depth = 0;
 KVO_THREAD_LOCAL long kvo_thread_trackers_running = 0;
 #else
 long kvo_trackers_running_count = 0;
+#endif
+
+uintptr_t kvo_pass_off = 1;
+KVO_THREAD_LOCAL uintptr_t *kvo_thread_pass = &kvo_pass_off;
+
+#if defined(__linux__) && KVO_INITIAL_EXEC_TLS
+#include <linux/membarrier.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static uintptr_t kvo_pass_words[KVO_PASS_WORDS];
+static unsigned char kvo_pass_word_taken[KVO_PASS_WORDS];
+/// How many words have ever been taken (the words past it are 0).
+static long kvo_pass_words_used = 0;
+
+bool kvo_passes_enable(void) {
+    long commands = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (commands < 0 || (commands & MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return false;
+    return syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+bool kvo_pass_claim_word(void) {
+    if (kvo_thread_pass != &kvo_pass_off) return true;
+    for (long index = 0; index < KVO_PASS_WORDS; index++) {
+        unsigned char expected = 0;
+        if (!__atomic_compare_exchange_n(&kvo_pass_word_taken[index], &expected, 1, false, __ATOMIC_ACQ_REL,
+                                         __ATOMIC_RELAXED))
+            continue;
+        long used = __atomic_load_n(&kvo_pass_words_used, __ATOMIC_RELAXED);
+        while (used <= index && !__atomic_compare_exchange_n(&kvo_pass_words_used, &used, index + 1, false,
+                                                             __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+        }
+        kvo_thread_pass = &kvo_pass_words[index];
+        return true;
+    }
+    return false;
+}
+
+void kvo_pass_free_word(void) {
+    uintptr_t *word = kvo_thread_pass;
+    if (word == &kvo_pass_off) return;
+    kvo_thread_pass = &kvo_pass_off;
+    __atomic_store_n(word, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&kvo_pass_word_taken[word - kvo_pass_words], 0, __ATOMIC_RELEASE);
+}
+
+int kvo_pass_holders(uintptr_t registration) {
+    uintptr_t *own = kvo_thread_pass;
+    long used = __atomic_load_n(&kvo_pass_words_used, __ATOMIC_ACQUIRE);
+    int holders = 0;
+    for (long index = 0; index < used; index++) {
+        if (__atomic_load_n(&kvo_pass_words[index], __ATOMIC_ACQUIRE) != registration) continue;
+        holders |= &kvo_pass_words[index] == own ? 1 : 2;
+    }
+    return holders;
+}
+
+void kvo_process_barrier(void) {
+    // Cannot fail once registered (`kvo_passes_enable`), which is the only way a pass is ever taken.
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) abort();
+}
+#else
+bool kvo_passes_enable(void) { return false; }
+bool kvo_pass_claim_word(void) { return false; }
+void kvo_pass_free_word(void) {}
+int kvo_pass_holders(uintptr_t registration) { (void)registration; return 0; }
+void kvo_process_barrier(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #endif

@@ -50,18 +50,27 @@ extension KVOInfo {
     }
 
     /// A whole set of the slot this registration takes values of, already inside the gate (entered
-    /// under the registrar's lock): the prior record, `store`, the change record; then leaves the gate.
+    /// under the registrar's lock, through this thread's pass if `passed`): the prior record, `store`,
+    /// the change record; then leaves the gate.
     final func deliverSetDirect(
         object: AnyObject,
         oldValue: ValueAddress,
         newValue: ValueAddress,
         type: Any.Type,
+        passed: Bool,
         store: () -> Void
     ) {
         if isDirect {
-            setDirect(delivering: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+            setDirect(
+                delivering: object,
+                oldValue: oldValue,
+                newValue: newValue,
+                type: type,
+                passed: passed,
+                store: store
+            )
         } else {
-            setChainLeaf(object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+            setChainLeaf(object, oldValue: oldValue, newValue: newValue, type: type, passed: passed, store: store)
         }
     }
 
@@ -73,13 +82,21 @@ extension KVOInfo {
         oldValue: ValueAddress,
         newValue: ValueAddress,
         type: Any.Type,
+        passed: Bool,
         store: () -> Void
     ) {
         if reachesLeaf(changed), let root = self.object.load() {
-            setDirect(delivering: root, oldValue: oldValue, newValue: newValue, type: type, store: store)
+            setDirect(
+                delivering: root,
+                oldValue: oldValue,
+                newValue: newValue,
+                type: type,
+                passed: passed,
+                store: store
+            )
         } else {
             store()
-            leave()
+            leave(passed: passed)
         }
     }
 
@@ -89,14 +106,17 @@ extension KVOInfo {
         oldValue: ValueAddress,
         newValue: ValueAddress,
         type: Any.Type,
+        passed: Bool,
         store: () -> Void
     ) {
         // (One test for both on the common path, which is inlined into the set's path twice.)
         if _slowPath(Self.transactionsMayRun || options.contains(.distinct)) {
             if Self.transactionsMayRun, deferredInTransaction(old: oldValue, type: type) {
-                return storeUnchanged(store)
+                return storeUnchanged(store, passed: passed)
             }
-            if changesNothing(old: oldValue, new: newValue, type: type) { return storeUnchanged(store) }
+            if changesNothing(old: oldValue, new: newValue, type: type) {
+                return storeUnchanged(store, passed: passed)
+            }
         }
         if options.contains(.prior) {
             asCallback { callDirect(object: object, oldValue: oldValue, newValue: nil, type: type, isPrior: true) }
@@ -109,7 +129,7 @@ extension KVOInfo {
                 callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
             }
         }
-        leave()
+        leave(passed: passed)
     }
 
     /// Calls back with a record of values at these addresses, of type `type` (filtered by the

@@ -15,9 +15,9 @@ extension KVOInfo {
 
     /// A set that changed nothing, inside the gate: stores and leaves (out of line, off a set's path).
     @inline(never)
-    final func storeUnchanged(_ store: () -> Void) {
+    final func storeUnchanged(_ store: () -> Void, passed: Bool) {
         store()
-        leave()
+        leave(passed: passed)
     }
 
     /// (A weak referent's death is a change even though both values read nil: the referent is gone.)

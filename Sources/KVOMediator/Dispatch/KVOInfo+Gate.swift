@@ -53,20 +53,55 @@ extension KVOInfo {
     @inline(__always)
     final func leave() {
         let before = gate.wrappingSubtract(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
-        if RegistrationGate(rawValue: before).leaving().1 == .releaseHeld { lastOutReleases() }
+        if RegistrationGate(rawValue: before).leaving().1 == .releaseHeld { releaseHeldIfLastOut() }
     }
 
-    /// The last thread out of the gate of a registration cancelled from inside a callback: claims the
-    /// hold, then releases the callbacks and the retain the canceller left.
+    /// Leaves the gate, entered through this thread's pass (`passed`, see ``GatePasses``) or its count.
+    @inline(__always)
+    final func leave(passed: Bool) {
+        if passed { leavePass() } else { leave() }
+    }
+
+    /// Gives this thread's pass into the gate back; then, if a canceller left the release to the last
+    /// thread out, it may be this one.
+    @inline(__always)
+    final func leavePass() {
+        SwiftRuntime.giveGatePassBack()
+        if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).holdsRelease { releaseHeldIfLastOut() }
+    }
+
+    /// A thread out of the gate of a registration whose canceller left the release to the last thread out
+    /// (it gave back its pass, or its count reached zero): releases the callbacks and the retain the
+    /// canceller left, unless another thread is still in, which then does.
     ///
-    /// The claim is atomic because two threads can each see the gate empty with the hold set: a dying
-    /// registrar's `registrarDidDeinit` enters the gate even when cancelled. Both hold a reference.
+    /// A pass of another thread read here may have been given back a moment ago, so it is read again
+    /// after a process-wide barrier: then either it reads as given back, or its holder, reading the gate
+    /// after giving it back, sees the release left to it (see ``GatePasses``). The claim is atomic because
+    /// two threads can each see the gate empty with the hold set: a dying registrar's `registrarDidDeinit`
+    /// enters the gate even when cancelled. Both hold a reference.
     @inline(never)
-    private func lastOutReleases() {
-        let previous = gate.bitwiseAnd(~RegistrationGate.holdBit, ordering: .acquiringAndReleasing).oldValue
-        guard RegistrationGate(rawValue: previous).claimingHold().claimed else { return }
-        releaseCallbacksOnce()
-        Unretained(self).release()
+    final func releaseHeldIfLastOut() {
+        var holders = SwiftRuntime.gatePassHolders(self)
+        if holders.contains(.otherThread) {
+            SwiftRuntime.processBarrier()
+            holders = SwiftRuntime.gatePassHolders(self)
+        }
+        // (A pass of this thread: it is still in, and looks again when it gives the pass back.)
+        guard holders.isEmpty else { return }
+        var word = gate.load(ordering: .acquiring)
+        while let claimed = RegistrationGate(rawValue: word).claimingHold() {
+            let (exchanged, original) = gate.compareExchange(
+                expected: word,
+                desired: claimed.rawValue,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged {
+                releaseCallbacksOnce()
+                Unretained(self).release()
+                return
+            }
+            word = original
+        }
     }
 
     /// Runs `body` as a callback on this thread: no tracker while user code runs (its reads are not the
@@ -82,10 +117,13 @@ extension KVOInfo {
     /// no thread is in the gate, or leaves that to the last thread out, with a retain that keeps this
     /// registration alive until then.
     func releaseCallbacksWhenIdle() {
+        // (Read before the gate: a pass given back after this read is still counted, and then the
+        // release is left to the last thread out, which looks again.)
+        let passesHeld = !SwiftRuntime.gatePassHolders(self).isEmpty
         var word = gate.load(ordering: .acquiring)
         var retained: Unretained<KVOInfo>?
         while true {
-            switch RegistrationGate(rawValue: word).holding() {
+            switch RegistrationGate(rawValue: word).holding(passesHeld: passesHeld) {
             case .releaseNow:
                 retained?.release()
                 return releaseCallbacksOnce()
@@ -99,7 +137,12 @@ extension KVOInfo {
                     desired: next.rawValue,
                     ordering: .acquiringAndReleasing
                 )
-                if exchanged { return }
+                if exchanged {
+                    // Passes may have been given back before the hold was set, their holders finding none
+                    // to claim: then this thread is the last out.
+                    if passesHeld { releaseHeldIfLastOut() }
+                    return
+                }
                 word = original
             }
         }
@@ -125,14 +168,32 @@ extension KVOInfo {
 
     /// Stops the registration: no callback starts after this returns, except that, called from inside
     /// a callback, it does not wait for callbacks in flight on other threads (that could deadlock).
+    ///
+    /// A pass into the gate (``GatePasses``) counts as a callback in flight. The first canceller sees every
+    /// pass taken before it took the registration off its registrar's table, whose lock the pass was
+    /// taken under; a later one, which may run while the first is still unsubscribing, runs the
+    /// process-wide barrier first (unless the callbacks are released: then it has nothing to do).
     final func cancel() {
-        let previous = gate.bitwiseOr(RegistrationGate.cancelledBit, ordering: .acquiringAndReleasing).oldValue
-        if RegistrationGate(rawValue: previous).cancelling().1 == .unsubscribe {
+        let previous = RegistrationGate(
+            rawValue: gate.bitwiseOr(RegistrationGate.cancelledBit, ordering: .acquiringAndReleasing).oldValue
+        )
+        if previous.cancelling().1 == .unsubscribe {
             unsubscribeAll(except: nil)
+        } else if previous.isReleased {
+            // (Released once no callback was in flight: none can start.)
+            return
+        } else if GatePasses.areOn {
+            SwiftRuntime.processBarrier()
         }
-        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0 {
+        var passes = SwiftRuntime.gatePassHolders(self)
+        // (A pass of this thread: a deinit run by this thread's set, before its callback: it cannot wait
+        // for itself.)
+        if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0, !passes.contains(.thisThread) {
             var backoff = Backoff()
-            while RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight > 0 { backoff.wait() }
+            while !passes.isEmpty || RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight > 0 {
+                backoff.wait()
+                passes = SwiftRuntime.gatePassHolders(self)
+            }
             releaseCallbacksOnce()
         } else {
             releaseCallbacksWhenIdle()
@@ -159,6 +220,10 @@ extension KVOInfo {
             }
             context.deliveryDepth -= 1
             leave()
+            // (Cancelled by a thread that may still be unsubscribing it: a pass taken meanwhile under a
+            // registrar that one has not reached yet is seen after the barrier, as by a second `cancel()`.)
+            let before = RegistrationGate(rawValue: previous)
+            if before.isCancelled, !before.isReleased, GatePasses.areOn { SwiftRuntime.processBarrier() }
             releaseCallbacksWhenIdle()
         } else {
             let lock = StripedLocks.lock(for: self)

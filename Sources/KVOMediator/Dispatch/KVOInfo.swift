@@ -12,7 +12,9 @@ import Synchronization
 /// its owners release it only after `cancel()`, which either waited for every thread in the gate,
 /// or (called from inside a callback, where it must not wait) retained it for the last thread to
 /// leave the gate to release (the hold bit). So the notification fast path enters the gate under
-/// its registrar's lock and then uses the registration with no reference counting.
+/// its registrar's lock and then uses the registration with no reference counting. A set of a
+/// property with one direct registration enters through its thread's pass instead of the count, with
+/// no atomic operation (``GatePasses``); every rule above counts a pass as a callback in flight.
 @usableFromInline
 class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `state`: the striped lock
     /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
@@ -205,9 +207,17 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         oldValue: ValueAddress,
         newValue: ValueAddress,
         type: Any.Type,
+        passed: Bool,
         store: () -> Void
     ) {
-        deliverSetDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+        deliverSetDirect(
+            object: object,
+            oldValue: oldValue,
+            newValue: newValue,
+            type: type,
+            passed: passed,
+            store: store
+        )
     }
 
     override final func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {

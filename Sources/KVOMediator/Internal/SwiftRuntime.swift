@@ -104,6 +104,42 @@ enum SwiftRuntime {
         set { kvo_set_thread_context(newValue) }
     }
 
+    /// Takes this thread's gate pass into `registration`'s gate (see ``GatePasses``), unless it holds one.
+    @inline(__always)
+    static func takeGatePass(_ registration: AnyObject) -> Bool {
+        kvo_pass_take(UInt(bitPattern: ObjectIdentifier(registration)))
+    }
+
+    /// Gives this thread's gate pass back.
+    @inline(__always)
+    static func giveGatePassBack() {
+        kvo_pass_give_back()
+    }
+
+    /// Which threads hold a gate pass into `registration`'s gate.
+    static func gatePassHolders(_ registration: AnyObject) -> GatePasses.Holders {
+        GatePasses.Holders(rawValue: UInt8(kvo_pass_holders(UInt(bitPattern: ObjectIdentifier(registration)))))
+    }
+
+    /// Turns gate passes on for the process, if the kernel can; false if not.
+    static func enableGatePasses() -> Bool {
+        kvo_passes_enable()
+    }
+
+    /// Gives this thread a gate pass word (false if none is free), or frees it.
+    static func claimGatePassWord() -> Bool {
+        kvo_pass_claim_word()
+    }
+
+    static func freeGatePassWord() {
+        kvo_pass_free_word()
+    }
+
+    /// A full memory barrier on every thread of the process.
+    static func processBarrier() {
+        kvo_process_barrier()
+    }
+
     #if canImport(Glibc) || canImport(Musl)
     /// Sleeps while the 32-bit word at `word` holds `expected`, or until woken (maybe spuriously).
     static func wait(on word: UnsafeRawPointer, whileItHolds expected: UInt32) {

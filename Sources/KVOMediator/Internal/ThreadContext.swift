@@ -157,6 +157,7 @@ final class ThreadContext {
         #if canImport(Darwin)
         let status = pthread_key_create(&key) { pointer in
             SwiftRuntime.threadContext = nil
+            SwiftRuntime.freeGatePassWord()
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #else
@@ -164,6 +165,7 @@ final class ThreadContext {
             guard let pointer else { return }
             // (As the key's value already is: a use after this makes a new context.)
             SwiftRuntime.threadContext = nil
+            SwiftRuntime.freeGatePassWord()
             Unmanaged<ThreadContext>.fromOpaque(pointer).release()
         }
         #endif
@@ -200,6 +202,7 @@ final class ThreadContext {
         let context = Unmanaged.passRetained(ThreadContext())
         pthread_setspecific(key, context.toOpaque())
         SwiftRuntime.threadContext = context.toOpaque()
+        GatePasses.claimWordForThisThread()
         return context
     }
 

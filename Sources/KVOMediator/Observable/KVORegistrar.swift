@@ -441,10 +441,19 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 let link = LinkChange(object, self, field, (oldValue, newValue), type, strategy)
                 return announceUnlocking(to: single, link: link, store: store)
             }
-            if single.with({ $0.tryEnter() }) {
+            // Through this thread's pass into its gate, with no atomic operation (see `GatePasses`).
+            let passed = single.with { $0.tryPass() }
+            if passed || single.with({ $0.tryEnter() }) {
                 spinLock.unlock()
                 single.with { info in
-                    info.setDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+                    info.setDirect(
+                        object: object,
+                        oldValue: oldValue,
+                        newValue: newValue,
+                        type: type,
+                        passed: passed,
+                        store: store
+                    )
                 }
                 return
             }

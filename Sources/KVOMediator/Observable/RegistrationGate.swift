@@ -126,16 +126,20 @@ struct RegistrationGate: Equatable {
         case hold(RegistrationGate)
     }
 
-    func holding() -> Hold {
+    /// (`passesHeld`: whether a thread holds a pass into the gate, which counts as a callback in flight:
+    /// see ``GatePasses``.)
+    func holding(passesHeld: Bool = false) -> Hold {
         precondition(isCancelled, "KVOMediator: holding the release of a registration still observing")
-        if inFlight == 0 { return .releaseNow }
+        if inFlight == 0 && !passesHeld { return .releaseNow }
         if holdsRelease { return .alreadyHeld }
         return .hold(RegistrationGate(rawValue: rawValue | Self.holdBit))
     }
 
-    /// The last thread out claims the held release (two may race to: a dying registrar's teardown
-    /// enters even a cancelled gate); true for the one that got it.
-    func claimingHold() -> (RegistrationGate, claimed: Bool) {
-        (RegistrationGate(rawValue: rawValue & ~Self.holdBit), holdsRelease)
+    /// The last thread out (its count or its pass given back, with no pass left) claims the held release:
+    /// nil if it is not held (another claimed it: a dying registrar's teardown enters even a cancelled
+    /// gate, so two may race) or callbacks are in flight (the last of them claims it).
+    func claimingHold() -> RegistrationGate? {
+        guard holdsRelease, inFlight == 0 else { return nil }
+        return RegistrationGate(rawValue: rawValue & ~Self.holdBit)
     }
 }

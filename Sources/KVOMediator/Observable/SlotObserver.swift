@@ -95,6 +95,19 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
         }
     }
 
+    /// Enters the gate through this thread's pass (see ``GatePasses``), under the lock of a registrar
+    /// whose table lists this registration, unless cancelled or the thread's pass is taken.
+    @inline(__always)
+    final func tryPass() -> Bool {
+        guard SwiftRuntime.takeGatePass(self) else { return false }
+        // (Read after the pass is written: see `GatePasses`.)
+        if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isCancelled {
+            SwiftRuntime.giveGatePassBack()
+            return false
+        }
+        return true
+    }
+
     /// The strategy for a set of the slot `key` (see ``ChangeStrategy``).
     @inline(__always)
     final func strategy(forSetOf key: LeafWord) -> ChangeStrategy {
@@ -131,10 +144,16 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     // MARK: What the registration does (each overridden by `KVOInfo`)
 
     /// A whole set of the slot this registration takes values of (``takesValues(ofSlot:)``), already
-    /// inside the gate (entered under the registrar's lock): the prior record, `store`, the change
-    /// record; then it leaves the gate.
-    func setDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type, store: () -> Void)
-    {
+    /// inside the gate (entered under the registrar's lock, through this thread's pass if `passed`): the
+    /// prior record, `store`, the change record; then it leaves the gate.
+    func setDirect(
+        object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        passed: Bool,
+        store: () -> Void
+    ) {
         subclassOverrides()
     }
 

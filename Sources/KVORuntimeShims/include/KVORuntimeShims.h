@@ -120,6 +120,48 @@ static inline void kvo_trackers_add(long delta) {
 }
 #endif
 
+/// Gate passes (see `GatePasses` in SwiftRuntime.swift): the address of the one registration whose gate
+/// a thread is in through its registrar's lock (0: none), in place of the gate's count, whose atomic
+/// enter and leave a notification then does not make. Each thread's word is one of `kvo_pass_words`,
+/// which are never freed, so that another thread may read any of them at any time; a thread with none
+/// (passes off, or every word taken) points at `kvo_pass_off`, which holds 1 and so always reads as
+/// taken. With glibc on Linux only: elsewhere `kvo_passes_enable` says no and nothing takes a pass.
+#include <stdint.h>
+#define KVO_PASS_WORDS 1024
+
+extern uintptr_t kvo_pass_off;
+extern KVO_THREAD_LOCAL uintptr_t *kvo_thread_pass;
+
+/// Takes this thread's pass into the gate of `registration`, unless it already holds one (or has none).
+/// The caller then reads the gate: what it wrote is ordered before that read by the process-wide
+/// barrier of whoever cancels (`kvo_process_barrier`), so that either the canceller sees the pass or
+/// this thread sees the cancellation.
+static inline bool kvo_pass_take(uintptr_t registration) {
+    uintptr_t *word = kvo_thread_pass;
+    if (__atomic_load_n(word, __ATOMIC_RELAXED) != 0) return false;
+    __atomic_store_n(word, registration, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    return true;
+}
+
+/// Gives this thread's pass back; the caller then reads the gate (ordered as for `kvo_pass_take`).
+static inline void kvo_pass_give_back(void) {
+    __atomic_store_n(kvo_thread_pass, 0, __ATOMIC_RELEASE);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/// Turns passes on for the process if the kernel has the barrier they need; false if not.
+bool kvo_passes_enable(void);
+/// Gives this thread a word of its own (false if none is free).
+bool kvo_pass_claim_word(void);
+/// Frees this thread's word (it ends).
+void kvo_pass_free_word(void);
+/// Which threads hold a pass into the gate of `registration`: bit 1, this one; bit 2, another.
+int kvo_pass_holders(uintptr_t registration);
+/// A full memory barrier on every thread of the process (Linux's `membarrier`): after it, each thread's
+/// earlier writes are seen by this one, and this one's by each thread's later reads.
+void kvo_process_barrier(void);
+
 #if defined(__linux__)
 #include <linux/futex.h>
 #include <stdint.h>

@@ -66,11 +66,25 @@ import Testing
         #expect(held.holding() == .alreadyHeld)  // a second canceller adds no retain
         let (oneLeft, firstExit) = held.leaving()
         #expect(firstExit == .none)
+        #expect(oneLeft.claimingHold() == nil)  // one still in flight: the last of them claims it
         let (noneLeft, lastExit) = oneLeft.leaving()
         #expect(lastExit == .releaseHeld)
-        let (claimed, didClaim) = noneLeft.claimingHold()
-        #expect(didClaim)
-        #expect(!claimed.claimingHold().claimed)  // a racing teardown finds it claimed
+        let claimed = try #require(noneLeft.claimingHold())
+        #expect(!claimed.holdsRelease)
+        #expect(claimed.claimingHold() == nil)  // a racing teardown finds it claimed
+        #expect(claimed.releasing().isFirst)
+    }
+
+    @Test func aPassIntoTheGateCountsAsACallbackInFlight() throws {
+        let cancelled = RegistrationGate().starting().cancelling().0
+        guard case .hold(let held) = cancelled.holding(passesHeld: true) else {
+            Issue.record("a pass into the gate did not hold the release")
+            return
+        }
+        #expect(held.inFlight == 0)
+        #expect(held.holding(passesHeld: true) == .alreadyHeld)
+        // Once the pass is given back, no callback is in flight: its holder claims the release.
+        let claimed = try #require(held.claimingHold())
         #expect(claimed.releasing().isFirst)
     }
 

@@ -57,3 +57,11 @@ final class SlowDeinit: Sendable {
         usleep(100)
     }
 }
+
+/// An object whose only job is to be captured by a callback and checked for release (weakly).
+final class Canary: Sendable {}
+
+/// A registration handed to callbacks made before it existed (set once, before any change).
+final class TokenSlot: @unchecked Sendable {  // written before the threads that read it start
+    var token: KVOObservation?
+}
