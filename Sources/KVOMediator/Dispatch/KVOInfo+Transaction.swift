@@ -29,17 +29,23 @@ extension KVOInfo {
     /// as a set delivers, with no generic code and nothing read through its key path. Nothing, with
     /// `.distinct`, when its value ends where it started.
     final func deliverDeferredDirect(old: TrivialValueBytes, type: Any.Type, size: Int, field: Int) {
-        // (Through the gate: a registration ended meanwhile has unpinned its object, whose memory may be gone.)
-        guard let object = loadObject() else { return }
+        // (In the gate throughout, entered once: a registration ended meanwhile has unpinned its object,
+        // whose memory may be gone.)
+        guard tryEnter() else { return }
+        defer { leave() }
+        guard let object = object.load() else { return }
         // (Copied now: a prior callback may set the property before the change record goes.)
         let new = TrivialValueBytes(copying: FieldAddress(of: object, at: field).raw, size: size)
         old.withAddress { old in
             new.withAddress { new in
                 if changesNothing(old: old, new: new, type: type) { return }
+                markDeliveredChange()
                 if options.contains(.prior) {
-                    deliver { callDirect(object: object, oldValue: old, newValue: nil, type: type, isPrior: true) }
+                    asCallback { callDirect(object: object, oldValue: old, newValue: nil, type: type, isPrior: true) }
+                    // The prior callback may have cancelled this registration: then no change record.
+                    if isCancelled { return }
                 }
-                deliver { callDirect(object: object, oldValue: old, newValue: new, type: type, isPrior: false) }
+                asCallback { callDirect(object: object, oldValue: old, newValue: new, type: type, isPrior: false) }
             }
         }
     }

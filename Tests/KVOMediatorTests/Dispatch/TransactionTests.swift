@@ -179,6 +179,23 @@ import Testing
         )
     }
 
+    @Test func aPriorCallbackThatEndsItsRegistrationAtTheTransactionsEndGetsNoChangeRecord() throws {
+        let account = Ledger()
+        let records = Recorder<Int>()
+        let slot = TokenSlot()
+        slot.token = try account.observe(\.balance, options: [.old, .new, .prior]) { _, change in
+            records.append(change)
+            slot.token?.invalidate()
+        }
+        withKVOTransaction {
+            account.balance = 10
+            account.balance = 20
+        }
+        #expect(records.changes == [change(\Ledger.balance, old: 0, prior: true)])
+        account.balance = 30
+        #expect(records.count == 1)
+    }
+
     @Test func registrationsAreDeliveredInTheOrderOfTheirFirstChange() {
         let account = Ledger()
         let observer = TestObserver()
