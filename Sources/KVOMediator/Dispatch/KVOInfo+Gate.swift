@@ -81,10 +81,10 @@ extension KVOInfo {
     /// enters the gate even when cancelled. Both hold a reference.
     @inline(never)
     final func releaseHeldIfLastOut() {
-        var holders = SwiftRuntime.gatePassHolders(self)
+        var holders = passHolders()
         if holders.contains(.otherThread) {
             SwiftRuntime.processBarrier()
-            holders = SwiftRuntime.gatePassHolders(self)
+            holders = passHolders()
         }
         // (A pass of this thread: it is still in, and looks again when it gives the pass back.)
         guard holders.isEmpty else { return }
@@ -104,6 +104,12 @@ extension KVOInfo {
         }
     }
 
+    /// The threads that hold a pass into this gate (``GatePasses``): none, with no read of the passes, if no
+    /// thread ever took one.
+    private func passHolders() -> GatePasses.Holders {
+        everPassed.load(ordering: .relaxed) ? SwiftRuntime.gatePassHolders(self) : []
+    }
+
     /// Runs `body` as a callback on this thread: no tracker while user code runs (its reads are not the
     /// evaluation's), and counted in the thread's delivery depth.
     @inline(__always)
@@ -119,7 +125,7 @@ extension KVOInfo {
     func releaseCallbacksWhenIdle() {
         // (Read before the gate: a pass given back after this read is still counted, and then the
         // release is left to the last thread out, which looks again.)
-        let passesHeld = !SwiftRuntime.gatePassHolders(self).isEmpty
+        let passesHeld = !passHolders().isEmpty
         var word = gate.load(ordering: .acquiring)
         var retained: Unretained<KVOInfo>?
         while true {
@@ -185,14 +191,14 @@ extension KVOInfo {
         } else if GatePasses.areOn {
             SwiftRuntime.processBarrier()
         }
-        var passes = SwiftRuntime.gatePassHolders(self)
+        var passes = passHolders()
         // (A pass of this thread: a deinit run by this thread's set, before its callback: it cannot wait
         // for itself.)
         if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0, !passes.contains(.thisThread) {
             var backoff = Backoff()
             while !passes.isEmpty || RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight > 0 {
                 backoff.wait()
-                passes = SwiftRuntime.gatePassHolders(self)
+                passes = passHolders()
             }
             releaseCallbacksOnce()
         } else {

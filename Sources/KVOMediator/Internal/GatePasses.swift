@@ -16,7 +16,8 @@ import Darwin
 /// clear it when done: two plain stores. A thread has one pass: a set inside such a callback enters
 /// through the count. Whoever must know whether a callback is in
 /// flight (a canceller that waits, one that leaves the release to the last thread out, that last thread)
-/// reads the count and every thread's pass.
+/// reads the count and every thread's pass (unless no thread ever took a pass into that gate, which the
+/// registration notes before the first is taken).
 ///
 /// Why a canceller cannot miss a pass:
 /// - A pass is taken under a registrar's lock, and only while its table lists the registration. The first

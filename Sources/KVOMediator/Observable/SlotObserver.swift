@@ -32,6 +32,9 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// How the registration reads its key path (``ReaderKind``), in the low two bits; whether it sends
     /// prior records (`sendsPriorBit`); the other bits are the registration's.
     let kindBits: UInt8
+    /// Whether a thread has ever entered the gate through its pass (``GatePasses``): set under the lock
+    /// the pass is taken under, so that a canceller that finds it unset need not read the passes.
+    let everPassed = Atomic<Bool>(false)
 
     init(_ keyPath: AnyKeyPath, kindBits: UInt8) {
         self.kindBits = kindBits
@@ -99,6 +102,8 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// whose table lists this registration, unless cancelled or the thread's pass is taken.
     @inline(__always)
     final func tryPass() -> Bool {
+        // (Noted before the pass is written, as what a canceller reads it with: see `GatePasses`.)
+        if !everPassed.load(ordering: .relaxed) { everPassed.store(true, ordering: .relaxed) }
         guard SwiftRuntime.takeGatePass(self) else { return false }
         // (Read after the pass is written: see `GatePasses`.)
         if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isCancelled {
