@@ -114,6 +114,38 @@ import Testing
         #expect(callCount == 1)
     }
 
+    @Test func twoInvalidationsAtOnceOnOtherThreadsBothWaitForACallbackInFlight() throws {
+        let circle = Circle()
+        let entered = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let finished = Atomic<Bool>(false)
+        let token = try circle.observe(\.radius) { _, _ in
+            entered.signal()
+            proceed.wait()
+            finished.store(true, ordering: .releasing)
+        }
+        let setter = TestThread { circle.radius = 2 }
+        entered.wait()
+        // The second to cancel finds it cancelled by the first, which may still be unsubscribing it.
+        let returned = Atomic<Int>(0)
+        let sawFinished = Atomic<Int>(0)
+        let cancellers = (0..<2).map { _ in
+            TestThread {
+                token.invalidate()
+                if finished.load(ordering: .acquiring) { sawFinished.add(1, ordering: .relaxed) }
+                returned.add(1, ordering: .releasing)
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.05)
+        let returnedEarly = returned.load(ordering: .acquiring)
+        #expect(returnedEarly == 0)
+        proceed.signal()
+        setter.join()
+        for canceller in cancellers { canceller.join() }
+        let finishedForBoth = sawFinished.load(ordering: .relaxed)
+        #expect(finishedForBoth == 2)
+    }
+
     @Test func anInvalidationInsideAnotherCallbackLeavesTheReleaseToTheThreadStillInTheCallback() throws {
         let circle = Circle()
         let trigger = Circle()
