@@ -337,6 +337,21 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             store()
             return reevaluate(old: nil)
         }
+        evaluateAround(object, store: store)
+    }
+
+    /// `evaluateAround(store:)` for a set of the observed object itself, which the setter holds (`object`,
+    /// borrowed): it is read and delivered as it is, not loaded through the registration's pin, which takes
+    /// the gate and a retain. (Not once cancelled, nor in its deinit: a load would not give it then.)
+    private func evaluateAround(setOf object: Object, store: () -> Void) {
+        guard !options.isDisjoint(with: [.old, .prior, .distinct]) else {
+            store()
+            return reevaluate(object, old: nil, keeping: lastValue, oldIsKept: false)
+        }
+        evaluateAround(object, store: store)
+    }
+
+    private func evaluateAround(_ object: Object, store: () -> Void) {
         // A computed property's old value is the one it last delivered, when kept (`LastValue`).
         if let last = lastValueBeforeThisChange {
             store()
@@ -365,6 +380,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         if _slowPath(Self.transactionsMayRun), deferredInTransaction(store: store) { return }
         if link.strategy == .chainLink, changeThroughLink(link, leafKey: leafWord, store: store) {
             return
+        }
+        if link.isOn(rootRegistrar), !isCancelled, !link.objectIsDeinitialising {
+            return link.object.with(as: Object.self) { evaluateAround(setOf: $0, store: store) }
         }
         evaluateAround(store: store)
     }

@@ -100,6 +100,12 @@ struct ObjectAddress: Equatable {
         Unmanaged<AnyObject>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
     }
 
+    /// Calls `body` with the object, which the caller knows to be a `T`, borrowed (no retain).
+    @inline(__always)
+    func with<T: AnyObject, Result>(as _: T.Type, _ body: (T) -> Result) -> Result {
+        Unmanaged<T>.fromOpaque(raw)._withUnsafeGuaranteedRef(body)
+    }
+
     /// The field at byte offset `offset`.
     @inline(__always)
     func field(_ offset: Int) -> FieldAddress {

@@ -243,3 +243,15 @@ final class NestedSum: KeyValueObservable, @unchecked Sendable {  // one thread 
     @Observed(automaticallyNotifies: false) var manual = 0
     var manualSum: Int { manual + y }
 }
+
+/// A computed property whose input the object's own deinit sets.
+final class SelfResettingSum: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var a = 1
+    @Observed var b = 2
+    var sum: Int { a + b }
+
+    deinit {
+        a = 0
+    }
+}

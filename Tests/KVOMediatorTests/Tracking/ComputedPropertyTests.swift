@@ -21,6 +21,26 @@ import Testing
         )
     }
 
+    @Test func aSetOfItsObjectReadsTheObjectTheSetterHoldsAndNoneOnceItIsDeinitialising() {
+        let observer = TestObserver()
+        let recorder = Recorder<Int>()
+        var object: SelfResettingSum? = SelfResettingSum()
+        observer.kvoController.observe(object, keyPath: \.sum, options: [.old, .new]) { _, object, change in
+            recorder.append(change)
+            #expect(object.sum == change.newValue)
+        }
+        object?.a = 5
+        object?.b = 4
+        #expect(
+            recorder.changes == [
+                change(\SelfResettingSum.sum, old: 3, new: 7), change(\SelfResettingSum.sum, old: 7, new: 9),
+            ]
+        )
+        // Its deinit sets `a`: a record would hand the callback an object that is going.
+        object = nil
+        #expect(recorder.count == 2)
+    }
+
     @Test func conditionalDependenciesAreRetrackedOnEveryChange() {
         let person = Person(name: "Ada")
         person.nickname = "Countess"
