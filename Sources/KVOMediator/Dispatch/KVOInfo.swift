@@ -220,6 +220,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         )
     }
 
+    override final func givePassBack() {
+        leavePass()
+    }
+
     override final func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         deliverPriorDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
     }

@@ -107,11 +107,16 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
         guard SwiftRuntime.takeGatePass(self) else { return false }
         // (Read after the pass is written: see `GatePasses`.)
         if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isCancelled {
-            SwiftRuntime.giveGatePassBack()
+            // (As any pass is given back: a canceller that saw it may have left the release to it.)
+            givePassBack()
             return false
         }
         return true
     }
+
+    /// Gives this thread's pass into the gate back, and releases what a canceller left to the last thread
+    /// out, if that is this one.
+    func givePassBack() { subclassOverrides() }
 
     /// The strategy for a set of the slot `key` (see ``ChangeStrategy``).
     @inline(__always)
