@@ -255,3 +255,13 @@ final class SelfResettingSum: KeyValueObservable {
         a = 0
     }
 }
+
+/// A chain whose first link the object's own deinit replaces.
+final class SelfRelinkingPerson: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var address = Address(city: "London")
+
+    deinit {
+        address = Address(city: "Gone")
+    }
+}

@@ -123,6 +123,21 @@ private func observe(_ root: LinkRoot, options: KVOOptions = [.old, .new], by ob
         #expect(oldMiddle.leaf.kvoRegistrar.subscriptionCount == 0)
     }
 
+    @Test func aRootLinkReplacedByTheObjectsOwnDeinitDeliversNothing() {
+        let observer = TestObserver()
+        let recorder = Recorder<String>()
+        var person: SelfRelinkingPerson? = SelfRelinkingPerson()
+        observer.kvoController.observe(person, keyPath: \.address.city, options: [.old, .new]) { _, person, change in
+            recorder.append(change)
+            #expect(person.address.city == change.newValue)
+        }
+        person?.address = Address(city: "Paris")
+        #expect(recorder.changes == [change(\SelfRelinkingPerson.address.city, old: "London", new: "Paris")])
+        // Its deinit sets `address`: a record would hand the callback an object that is going.
+        person = nil
+        #expect(recorder.count == 1)
+    }
+
     @Test(arguments: [KVOOptions.new, KVOOptions.old, []])
     func aReplacedLinkCarriesWhatTheOptionsAskFor(options: KVOOptions) {
         let root = LinkRoot(LinkMiddle(LinkLeaf(1)))
