@@ -14,10 +14,10 @@ import Darwin
 /// chain whose leaf it is) finds it under its registrar's lock, and there it may instead write the
 /// registration's address into its thread's pass word (one per thread, readable by every thread), and
 /// clear it when done: two plain stores. A thread has one pass: a set inside such a callback enters
-/// through the count. Whoever must know whether a callback is in
-/// flight (a canceller that waits, one that leaves the release to the last thread out, that last thread)
-/// reads the count and every thread's pass (unless no thread ever took a pass into that gate, which the
-/// registration notes before the first is taken).
+/// through the count. Whoever must know whether a callback is in flight (a canceller that waits, one
+/// that leaves the release to the last thread out, that last thread) reads the count and every thread's
+/// pass (unless no thread ever took a pass into that gate, which the registration notes before the first
+/// is taken).
 ///
 /// Why a canceller cannot miss a pass:
 /// - A pass is taken under a registrar's lock, and only while its table lists the registration. The first
@@ -35,9 +35,8 @@ import Darwin
 ///
 /// The barrier costs a system call, on the rare paths only: a canceller inside a callback while another
 /// thread runs a callback of the same registration through its pass, and a second canceller while the
-/// first has not finished. Without the barrier (not
-/// Linux with glibc, an older kernel, a sandbox that refuses it, the Apple path) no pass is taken and
-/// every callback counts in the gate. `KVO_MEDIATOR_GATE_PASSES=off` in the environment turns them off
+/// first has not finished. Without the barrier (not Linux with glibc, an older kernel, a sandbox that
+/// refuses it, the Apple path) no pass is taken and every callback counts in the gate. `KVO_MEDIATOR_GATE_PASSES=off` in the environment turns them off
 /// too, for tests: a pass changes how fast a callback enters, never what is delivered.
 enum GatePasses {
     /// Whether this process takes passes (decided once, when the first thread context is made).
