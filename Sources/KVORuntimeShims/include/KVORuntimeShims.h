@@ -120,7 +120,7 @@ static inline void kvo_trackers_add(long delta) {
 }
 #endif
 
-/// Gate passes (see `GatePasses` in SwiftRuntime.swift): the address of the one registration whose gate
+/// Gate passes (see `GatePasses`, in GatePasses.swift): the address of the one registration whose gate
 /// a thread is in through its registrar's lock (0: none), in place of the gate's count, whose atomic
 /// enter and leave a notification then does not make. Each thread's word is one of `kvo_pass_words`,
 /// which are never freed, so that another thread may read any of them at any time; a thread with none
