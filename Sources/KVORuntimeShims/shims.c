@@ -33,6 +33,8 @@ bool kvo_passes_enable(void) {
 bool kvo_pass_claim_word(void) {
     if (kvo_thread_pass != &kvo_pass_off) return true;
     for (long index = 0; index < KVO_PASS_WORDS; index++) {
+        // (Read first: a compare-and-exchange that fails on a taken word is still an atomic write.)
+        if (__atomic_load_n(&kvo_pass_word_taken[index], __ATOMIC_RELAXED) != 0) continue;
         unsigned char expected = 0;
         if (!__atomic_compare_exchange_n(&kvo_pass_word_taken[index], &expected, 1, false, __ATOMIC_ACQ_REL,
                                          __ATOMIC_RELAXED))
