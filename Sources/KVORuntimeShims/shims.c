@@ -62,8 +62,12 @@ int kvo_pass_holders(uintptr_t registration) {
     long used = __atomic_load_n(&kvo_pass_words_used, __ATOMIC_ACQUIRE);
     int holders = 0;
     for (long index = 0; index < used; index++) {
-        if (__atomic_load_n(&kvo_pass_words[index], __ATOMIC_ACQUIRE) != registration) continue;
-        holders |= &kvo_pass_words[index] == own ? 1 : 2;
+        uintptr_t word = __atomic_load_n(&kvo_pass_words[index], __ATOMIC_ACQUIRE);
+        if (word == registration) {
+            holders |= &kvo_pass_words[index] == own ? 1 : 2;
+        } else if (word == (registration | 1)) {
+            holders |= &kvo_pass_words[index] == own ? 1 : 4;
+        }
     }
     return holders;
 }

@@ -48,12 +48,24 @@ extension KVOInfo {
         leave()
     }
 
-    /// Leaves the gate. Once out, this thread must not touch the registration (a waiting canceller
-    /// may let it go), unless it is the last one out and holds the canceller's retain.
+    /// Leaves the gate, entered through its count. Once out, this thread must not touch the registration
+    /// (a waiting canceller may let it go), unless it claimed the release a canceller left to the last
+    /// thread out, with the canceller's retain: that happens in the step that leaves, while still in.
     @inline(__always)
     final func leave() {
-        let before = gate.wrappingSubtract(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
-        if RegistrationGate(rawValue: before).leaving().1 == .releaseHeld { releaseHeldIfLastOut() }
+        var word = gate.load(ordering: .relaxed)
+        while true {
+            guard case .leave(let next) = RegistrationGate(rawValue: word).leaving() else {
+                return leaveLastWithReleaseHeld()
+            }
+            let (exchanged, original) = gate.compareExchange(
+                expected: word,
+                desired: next.rawValue,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { return }
+            word = original
+        }
     }
 
     /// Leaves the gate, entered through this thread's pass (`passed`, see ``GatePasses``) or its count.
@@ -62,45 +74,74 @@ extension KVOInfo {
         if passed { leavePass() } else { leave() }
     }
 
-    /// Gives this thread's pass into the gate back; then, if a canceller left the release to the last
-    /// thread out, it may be this one.
+    /// Gives this thread's pass into the gate back. It reads the gate while its word says it is leaving
+    /// (whoever would release the registration waits for that word): if a canceller left the release to the
+    /// last thread out, it trades the pass for a count and leaves through that, which claims the release if
+    /// it is the last.
     @inline(__always)
     final func leavePass() {
+        SwiftRuntime.markGatePassLeaving(self)
+        #if DEBUG
+        GatePasses.pauseIfChosen()
+        #endif
+        if _slowPath(RegistrationGate(rawValue: gate.load(ordering: .relaxed)).holdsRelease) {
+            return leavePassWithReleaseHeld()
+        }
         SwiftRuntime.giveGatePassBack()
-        if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).holdsRelease { releaseHeldIfLastOut() }
     }
 
-    /// A thread out of the gate of a registration whose canceller left the release to the last thread out
-    /// (it gave back its pass, or its count reached zero): releases the callbacks and the retain the
-    /// canceller left, unless another thread is still in, which then does.
-    ///
-    /// A pass of another thread read here may have been given back a moment ago, so it is read again
-    /// after a process-wide barrier: then either it reads as given back, or its holder, reading the gate
-    /// after giving it back, sees the release left to it (see ``GatePasses``). The claim is atomic because
-    /// two threads can each see the gate empty with the hold set: a dying registrar's `registrarDidDeinit`
-    /// enters the gate even when cancelled. Both hold a reference.
     @inline(never)
-    final func releaseHeldIfLastOut() {
-        var holders = passHolders()
-        if holders.contains(.otherThread) {
-            SwiftRuntime.processBarrier()
-            holders = passHolders()
-        }
-        // (A pass of this thread: it is still in, and looks again when it gives the pass back.)
-        guard holders.isEmpty else { return }
+    private func leavePassWithReleaseHeld() {
+        gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing)
+        SwiftRuntime.giveGatePassBack()
+        leave()
+    }
+
+    /// The last thread counted in, leaving a gate whose release a canceller left to the last thread out:
+    /// claims it (releases the callbacks and the canceller's retain) in the step that leaves, unless a pass
+    /// is held, whose holder then claims it.
+    ///
+    /// A pass of another thread read here may have been given back a moment ago, so it is read again after a
+    /// process-wide barrier: then either it reads as given back (or being given back), or its holder, reading
+    /// the gate when it gives it back, sees the release left to it (see ``GatePasses``). A pass being given
+    /// back is waited for: its holder may have read the gate before the release was left, or be trading its
+    /// pass for a count.
+    @inline(never)
+    final func leaveLastWithReleaseHeld() {
+        let passesHeld = !settledPassHolders().isEmpty
         var word = gate.load(ordering: .acquiring)
-        while let claimed = RegistrationGate(rawValue: word).claimingHold() {
+        while true {
+            let (next, claims) = RegistrationGate(rawValue: word).leaving(passesHeld: passesHeld)
             let (exchanged, original) = gate.compareExchange(
                 expected: word,
-                desired: claimed.rawValue,
+                desired: next.rawValue,
                 ordering: .acquiringAndReleasing
             )
             if exchanged {
+                guard claims else { return }
                 releaseCallbacksOnce()
                 Unretained(self).release()
                 return
             }
             word = original
+        }
+    }
+
+    /// The passes into this gate as the thread that may claim its held release reads them: another thread's
+    /// pass again after a process-wide barrier, and none being given back.
+    private func settledPassHolders() -> GatePasses.Holders {
+        var barrierRun = false
+        var backoff = Backoff()
+        while true {
+            let holders = passHolders()
+            if holders.contains(.otherLeaving) {
+                backoff.wait()
+            } else if holders.contains(.otherThread) && !barrierRun {
+                SwiftRuntime.processBarrier()
+                barrierRun = true
+            } else {
+                return holders
+            }
         }
     }
 
@@ -121,37 +162,31 @@ extension KVOInfo {
     /// block capturing its own token or controller makes no cycle that outlives the registration.
     /// Called by a canceller that does not wait (the caller holds a reference): releases them now if
     /// no thread is in the gate, or leaves that to the last thread out, with a retain that keeps this
-    /// registration alive until then.
+    /// registration alive until then. It counts itself in to leave it, so that the release is only ever
+    /// claimed by a thread leaving the gate (see `leave()`).
     func releaseCallbacksWhenIdle() {
-        // (Read before the gate: a pass given back after this read is still counted, and then the
-        // release is left to the last thread out, which looks again.)
-        let passesHeld = !passHolders().isEmpty
-        var word = gate.load(ordering: .acquiring)
-        var retained: Unretained<KVOInfo>?
-        while true {
-            switch RegistrationGate(rawValue: word).holding(passesHeld: passesHeld) {
-            case .releaseNow:
-                retained?.release()
-                return releaseCallbacksOnce()
-            case .alreadyHeld:
-                retained?.release()
-                return
-            case .hold(let next):
-                if retained == nil { retained = Unretained(retaining: self) }
-                let (exchanged, original) = gate.compareExchange(
-                    expected: word,
-                    desired: next.rawValue,
-                    ordering: .acquiringAndReleasing
-                )
-                if exchanged {
-                    // Passes may have been given back before the hold was set, their holders finding none
-                    // to claim: then this thread is the last out.
-                    if passesHeld { releaseHeldIfLastOut() }
-                    return
-                }
-                word = original
-            }
+        // (The passes before the gate: a pass given back after this read was counted in before it, if it
+        // saw a release left to it.)
+        if passHolders().isEmpty, RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight == 0 {
+            return releaseCallbacksOnce()
         }
+        gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing)
+        let retained = Unretained(retaining: self)
+        var word = gate.load(ordering: .acquiring)
+        while true {
+            guard let held = RegistrationGate(rawValue: word).holdingRelease() else {
+                retained.release()  // (another canceller left it already)
+                break
+            }
+            let (exchanged, original) = gate.compareExchange(
+                expected: word,
+                desired: held.rawValue,
+                ordering: .acquiringAndReleasing
+            )
+            if exchanged { break }
+            word = original
+        }
+        leave()
     }
 
     func releaseCallbacksOnce() {
@@ -213,7 +248,6 @@ extension KVOInfo {
             // (and as a callback of this thread, so that a cancel from inside it does not wait for itself).
             // (The caller, the dying registrar, holds a reference throughout.)
             let previous = gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing).oldValue
-            _ = RegistrationGate(rawValue: previous).enteringForTeardown()
             let context = ThreadContext.current
             context.deliveryDepth += 1
             gate.bitwiseOr(RegistrationGate.cancelledBit, ordering: .acquiringAndReleasing)

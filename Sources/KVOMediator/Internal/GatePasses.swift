@@ -29,9 +29,16 @@ import Darwin
 ///   it; a dying root's teardown too) runs a process-wide barrier (Linux's `membarrier`) between cancelling
 ///   and reading the passes, and the thread that takes a pass reads the gate after writing it: one of the
 ///   two sees the other.
-/// - A thread giving its pass back reads the gate after clearing it, and one that finds a pass of another
-///   thread where it must decide who releases runs the barrier before reading the passes again: either
-///   it sees the pass given back, or the thread giving it back sees that the release is left to it.
+/// - A thread gives its pass back in two stores: first it marks its word as leaving (the address with
+///   the low bit set) and reads the gate, then it clears the word, after which it never touches the
+///   registration. Whoever would release the registration waits for a leaving word to change, so the
+///   thread still reading the gate is never released under.
+/// - The release a canceller inside a callback leaves to the last thread out is only ever claimed by a
+///   thread counted in, in the atomic step that counts it out. The canceller counts itself in to leave it;
+///   a thread giving its pass back that finds it left counts itself in before clearing its word. The last
+///   one counted in reads the passes first, and claims the release only if none is held: a pass of
+///   another thread it reads again after the barrier (either it reads as given back, or its holder reads
+///   the gate after the barrier and finds the release left to it), and a leaving word it waits for.
 ///
 /// The barrier costs a system call, on the rare paths only: a canceller inside a callback while another
 /// thread runs a callback of the same registration through its pass, and a second canceller while the
@@ -54,8 +61,11 @@ enum GatePasses {
         let rawValue: UInt8
         /// The thread that asks.
         static let thisThread = Holders(rawValue: 1)
-        /// Another thread (what it reads may be a pass given back a moment ago: see `GatePasses`).
+        /// Another thread, in a callback (or about to find the registration cancelled).
         static let otherThread = Holders(rawValue: 2)
+        /// Another thread giving its pass back: it still reads the gate, so whoever would release the
+        /// registration waits for it.
+        static let otherLeaving = Holders(rawValue: 4)
     }
 
     /// Gives the thread whose context is being made a pass word, if passes are on (a thread with none

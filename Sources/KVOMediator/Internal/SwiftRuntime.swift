@@ -110,6 +110,12 @@ enum SwiftRuntime {
         kvo_pass_take(UInt(bitPattern: ObjectIdentifier(registration)))
     }
 
+    /// Starts giving this thread's gate pass into `registration`'s gate back (see ``GatePasses``).
+    @inline(__always)
+    static func markGatePassLeaving(_ registration: AnyObject) {
+        kvo_pass_leaving(UInt(bitPattern: ObjectIdentifier(registration)))
+    }
+
     /// Gives this thread's gate pass back.
     @inline(__always)
     static func giveGatePassBack() {

@@ -67,23 +67,39 @@ struct RegistrationGate: Equatable {
         isCancelled ? .refuse : .enter(RegistrationGate(rawValue: rawValue &+ Self.inFlightUnit))
     }
 
-    /// A dying registrar runs its registrations' teardown as a callback, cancelled or not.
-    func enteringForTeardown() -> RegistrationGate {
+    /// Counted in whether cancelled or not, by a thread that must not be released under: a dying
+    /// registrar's teardown, a canceller that leaves the release to the last thread out, a pass being
+    /// given back into a gate whose release is held (see ``GatePasses``).
+    func countingIn() -> RegistrationGate {
         RegistrationGate(rawValue: rawValue &+ Self.inFlightUnit)
     }
 
-    /// What the thread leaving the gate must do.
+    /// What a thread counted in must do to leave.
     enum Exit: Equatable {
-        case none
-        /// It was the last one out of a registration whose canceller left the release to it.
-        case releaseHeld
+        /// Store this.
+        case leave(RegistrationGate)
+        /// It is the last one counted in and a canceller left the release to the last thread out: it reads
+        /// the passes first (see ``GatePasses``), then leaves with `leaving(passesHeld:)`, still counted in.
+        case readPassesFirst
     }
 
-    /// The state after one callback leaves, and what the leaving thread must do.
-    func leaving() -> (RegistrationGate, Exit) {
+    /// The state after one callback leaves, or that the leaving thread must first read the passes.
+    func leaving() -> Exit {
         precondition(inFlight > 0, "KVOMediator: leaving the gate of a registration nobody is in")
-        let after = RegistrationGate(rawValue: rawValue &- Self.inFlightUnit)
-        return (after, after.inFlight == 0 && after.holdsRelease ? .releaseHeld : .none)
+        if holdsRelease && inFlight == 1 { return .readPassesFirst }
+        return .leave(RegistrationGate(rawValue: rawValue &- Self.inFlightUnit))
+    }
+
+    /// The state after one callback leaves, having read the passes (`passesHeld`: a thread other than one
+    /// only giving its pass back holds one): the last one out claims the held release, with the canceller's
+    /// retain, in the same step, unless a pass is held (its holder then claims it when it leaves).
+    func leaving(passesHeld: Bool) -> (RegistrationGate, claimsRelease: Bool) {
+        precondition(inFlight > 0, "KVOMediator: leaving the gate of a registration nobody is in")
+        let after = rawValue &- Self.inFlightUnit
+        if holdsRelease && inFlight == 1 && !passesHeld {
+            return (RegistrationGate(rawValue: after & ~Self.holdBit), true)
+        }
+        return (RegistrationGate(rawValue: after), false)
     }
 
     /// Subscribed: observing from now on (unless already cancelled meanwhile).
@@ -116,30 +132,11 @@ struct RegistrationGate: Equatable {
         return (RegistrationGate(rawValue: rawValue | Self.releasedBit), !isReleased)
     }
 
-    /// A canceller that cannot wait for the callbacks in flight decides who releases them.
-    enum Hold: Equatable {
-        /// None in flight: release them now.
-        case releaseNow
-        /// Another canceller already left the release to the last thread out.
-        case alreadyHeld
-        /// Left to the last thread out (the canceller must retain the registration for it).
-        case hold(RegistrationGate)
-    }
-
-    /// (`passesHeld`: whether a thread holds a pass into the gate, which counts as a callback in flight:
-    /// see ``GatePasses``.)
-    func holding(passesHeld: Bool = false) -> Hold {
+    /// A canceller that cannot wait for the callbacks in flight, counted in (``countingIn()``), leaves their
+    /// release to the last thread out, with a retain: nil if another canceller already did.
+    func holdingRelease() -> RegistrationGate? {
         precondition(isCancelled, "KVOMediator: holding the release of a registration still observing")
-        if inFlight == 0 && !passesHeld { return .releaseNow }
-        if holdsRelease { return .alreadyHeld }
-        return .hold(RegistrationGate(rawValue: rawValue | Self.holdBit))
-    }
-
-    /// The last thread out (its count or its pass given back, with no pass left) claims the held release:
-    /// nil if it is not held (another claimed it: a dying registrar's teardown enters even a cancelled
-    /// gate, so two may race) or callbacks are in flight (the last of them claims it).
-    func claimingHold() -> RegistrationGate? {
-        guard holdsRelease, inFlight == 0 else { return nil }
-        return RegistrationGate(rawValue: rawValue & ~Self.holdBit)
+        precondition(inFlight > 0, "KVOMediator: holding the release of a gate without being in it")
+        return holdsRelease ? nil : RegistrationGate(rawValue: rawValue | Self.holdBit)
     }
 }

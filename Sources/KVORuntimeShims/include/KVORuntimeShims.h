@@ -144,10 +144,17 @@ static inline bool kvo_pass_take(uintptr_t registration) {
     return true;
 }
 
-/// Gives this thread's pass back; the caller then reads the gate (ordered as for `kvo_pass_take`).
+/// Starts giving this thread's pass into the gate of `registration` back: its word holds the address with
+/// the low bit set (a registration is aligned) while the thread, still in, reads the gate (ordered as for
+/// `kvo_pass_take`). Whoever would release the registration waits for such a word to change.
+static inline void kvo_pass_leaving(uintptr_t registration) {
+    __atomic_store_n(kvo_thread_pass, registration | 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/// Gives this thread's pass back: after it, the thread no longer touches the registration.
 static inline void kvo_pass_give_back(void) {
     __atomic_store_n(kvo_thread_pass, 0, __ATOMIC_RELEASE);
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
 /// Turns passes on for the process if the kernel has the barrier they need; false if not.
@@ -156,7 +163,8 @@ bool kvo_passes_enable(void);
 bool kvo_pass_claim_word(void);
 /// Frees this thread's word (it ends).
 void kvo_pass_free_word(void);
-/// Which threads hold a pass into the gate of `registration`: bit 1, this one; bit 2, another.
+/// Which threads hold a pass into the gate of `registration`: bit 1, this one; bit 2, another; bit 4,
+/// another that is giving it back (`kvo_pass_leaving`).
 int kvo_pass_holders(uintptr_t registration);
 /// A full memory barrier on every thread of the process (Linux's `membarrier`): after it, each thread's
 /// earlier writes are seen by this one, and this one's by each thread's later reads.

@@ -211,4 +211,70 @@ import Testing
         stop.store(true, ordering: .relaxed)
         setter.join()
     }
+
+    #if DEBUG
+    /// A thread giving its pass back still reads the gate: whoever ends the registration meanwhile must not
+    /// let it go under that thread. (Debug builds pause the chosen thread there; one test at a time.)
+    @Suite(.serialized) struct GivingAPassBack {
+        @Test(.enabled(if: GatePasses.areOn))
+        func anInvalidationWaitsForAThreadStillGivingItsPassBack() throws {
+            let circle = Circle()
+            weak var weakCanary: Canary?
+            var token: KVOObservation?
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                token = try circle.observe(\.radius) { _, _ in withExtendedLifetime(canary) {} }
+            }
+            let setter = TestThread {
+                GatePasses.pauseThisThreadWhenItGivesAPassBack(milliseconds: 100)
+                circle.radius = 2
+            }
+            try Self.waitUntilPaused()
+            token?.invalidate()
+            let stageWhenItReturned = GatePasses.pauseStage
+            #expect(stageWhenItReturned == .resumed)
+            #expect(weakCanary == nil)
+            setter.join()
+            token = nil
+        }
+
+        @Test(.enabled(if: GatePasses.areOn))
+        func anInvalidationInsideAnotherCallbackWaitsOutAPassBeingGivenBackAndReleasesTheBlock() throws {
+            let circle = Circle()
+            let trigger = Circle()
+            let slot = TokenSlot()
+            weak var weakCanary: Canary?
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                slot.token = try circle.observe(\.radius) { _, _ in withExtendedLifetime(canary) {} }
+            }
+            let stageWhenInvalidated = Atomic<Int>(0)
+            // Inside a callback: it does not wait for callbacks in flight, only for the pass being given back.
+            let invalidator = try trigger.observe(\.radius) { _, _ in
+                slot.token?.invalidate()
+                stageWhenInvalidated.store(GatePasses.pauseStage.rawValue, ordering: .relaxed)
+            }
+            let setter = TestThread {
+                GatePasses.pauseThisThreadWhenItGivesAPassBack(milliseconds: 100)
+                circle.radius = 2
+            }
+            try Self.waitUntilPaused()
+            trigger.radius = 2
+            let stage = stageWhenInvalidated.load(ordering: .relaxed)
+            #expect(stage == GatePasses.PauseStage.resumed.rawValue)
+            #expect(weakCanary == nil)  // released by whichever of the two threads was the last out
+            setter.join()
+            invalidator.invalidate()
+            slot.token = nil
+        }
+
+        private static func waitUntilPaused() throws {
+            let deadline = Date().addingTimeInterval(10)
+            while GatePasses.pauseStage != .paused, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+            try #require(GatePasses.pauseStage == .paused)
+        }
+    }
+    #endif
 }

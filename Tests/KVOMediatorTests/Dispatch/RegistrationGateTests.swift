@@ -28,22 +28,23 @@ import Testing
             return
         }
         #expect(two.inFlight == 2)
-        let (left, exit) = two.leaving()
+        guard case .leave(let left) = two.leaving() else {
+            Issue.record("a callback could not leave an observing gate")
+            return
+        }
         #expect(left.inFlight == 1)
-        #expect(exit == .none)
         #expect(left.cancelling().0.entering() == .refuse)
     }
 
-    @Test func aDyingRegistrarsTeardownEntersEvenACancelledGate() {
+    @Test func aThreadThatMustNotBeReleasedUnderCountsInEvenToACancelledGate() {
         let cancelled = RegistrationGate().starting().cancelling().0
-        let entered = cancelled.enteringForTeardown()
+        let entered = cancelled.countingIn()
         #expect(entered.inFlight == 1)
         #expect(entered.isCancelled)
     }
 
-    @Test func aCancellerWithNoCallbackInFlightReleasesNow() {
+    @Test func theCallbacksAreReleasedOnce() {
         let cancelled = RegistrationGate().starting().cancelling().0
-        #expect(cancelled.holding() == .releaseNow)
         let (released, isFirst) = cancelled.releasing()
         #expect(isFirst)
         #expect(released.isReleased)
@@ -51,41 +52,42 @@ import Testing
     }
 
     @Test func aCancellerInsideACallbackLeavesTheReleaseToTheLastThreadOut() throws {
-        guard case .enter(let inCallback) = RegistrationGate().starting().entering(),
-            case .enter(let twoIn) = inCallback.entering()
-        else {
+        guard case .enter(let inCallback) = RegistrationGate().starting().entering() else {
             Issue.record("an observing gate refused a callback")
             return
         }
-        let cancelled = twoIn.cancelling().0
-        guard case .hold(let held) = cancelled.holding() else {
-            Issue.record("a callback in flight did not hold the release")
+        // The canceller counts itself in, leaves the release with a retain, and leaves.
+        let cancellerIn = inCallback.cancelling().0.countingIn()
+        let held = try #require(cancellerIn.holdingRelease())
+        #expect(held.holdsRelease)
+        #expect(held.holdingRelease() == nil)  // a second canceller adds no retain
+        guard case .leave(let oneLeft) = held.leaving() else {
+            Issue.record("one of two threads in had to read the passes to leave")
             return
         }
-        #expect(held.holdsRelease)
-        #expect(held.holding() == .alreadyHeld)  // a second canceller adds no retain
-        let (oneLeft, firstExit) = held.leaving()
-        #expect(firstExit == .none)
-        #expect(oneLeft.claimingHold() == nil)  // one still in flight: the last of them claims it
-        let (noneLeft, lastExit) = oneLeft.leaving()
-        #expect(lastExit == .releaseHeld)
-        let claimed = try #require(noneLeft.claimingHold())
-        #expect(!claimed.holdsRelease)
-        #expect(claimed.claimingHold() == nil)  // a racing teardown finds it claimed
+        #expect(oneLeft.holdsRelease)  // one still in flight: the last of them claims it
+        #expect(oneLeft.leaving() == .readPassesFirst)
+        let (claimed, claims) = oneLeft.leaving(passesHeld: false)
+        #expect(claims)
+        #expect(claimed.inFlight == 0)
+        #expect(!claimed.holdsRelease)  // claimed in the step that leaves: nobody else can
         #expect(claimed.releasing().isFirst)
     }
 
-    @Test func aPassIntoTheGateCountsAsACallbackInFlight() throws {
-        let cancelled = RegistrationGate().starting().cancelling().0
-        guard case .hold(let held) = cancelled.holding(passesHeld: true) else {
-            Issue.record("a pass into the gate did not hold the release")
-            return
-        }
-        #expect(held.inFlight == 0)
-        #expect(held.holding(passesHeld: true) == .alreadyHeld)
-        // Once the pass is given back, no callback is in flight: its holder claims the release.
-        let claimed = try #require(held.claimingHold())
-        #expect(claimed.releasing().isFirst)
+    @Test func theLastThreadCountedInLeavesTheReleaseToAPassStillHeld() throws {
+        let cancellerIn = RegistrationGate().starting().cancelling().0.countingIn()
+        let held = try #require(cancellerIn.holdingRelease())
+        #expect(held.leaving() == .readPassesFirst)
+        let (left, claims) = held.leaving(passesHeld: true)
+        #expect(!claims)
+        #expect(left.inFlight == 0)
+        #expect(left.holdsRelease)
+        // The pass's holder, giving it back, finds the release held: it counts in, and leaves as the last.
+        let traded = left.countingIn()
+        #expect(traded.leaving() == .readPassesFirst)
+        let (claimed, claimsNow) = traded.leaving(passesHeld: false)
+        #expect(claimsNow)
+        #expect(!claimed.holdsRelease)
     }
 
     @Test func directnessIsAFlagBesideTheState() {
@@ -105,6 +107,6 @@ import Testing
 
     @Test func releasingOrHoldingTheCallbacksOfAnObservingRegistrationStops() async {
         await #expect(processExitsWith: .failure) { _ = RegistrationGate().starting().releasing() }
-        await #expect(processExitsWith: .failure) { _ = RegistrationGate().starting().holding() }
+        await #expect(processExitsWith: .failure) { _ = RegistrationGate().starting().countingIn().holdingRelease() }
     }
 }
