@@ -81,6 +81,12 @@ extension KVOInfo {
     @inline(__always)
     final func leavePass() {
         SwiftRuntime.markGatePassLeaving(self)
+        finishGivingPassBack()
+    }
+
+    /// `leavePass()` after the thread's word is marked as leaving.
+    @inline(__always)
+    final func finishGivingPassBack() {
         #if DEBUG
         GatePasses.pauseIfChosen()
         #endif

@@ -222,7 +222,7 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     }
 
     override final func givePassBack() {
-        leavePass()
+        finishGivingPassBack()
     }
 
     override final func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {

@@ -442,7 +442,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 return announceUnlocking(to: single, link: link, store: store)
             }
             // Through this thread's pass into its gate, with no atomic operation (see `GatePasses`).
-            let passed = single.with { $0.tryPass() }
+            let entry = single.with { $0.tryPass() }
+            if _slowPath(entry == .refused) {
+                // (Cancelled, and the only registration here: nothing to tell.)
+                spinLock.unlock()
+                single.with { $0.givePassBack() }
+                return store()
+            }
+            let passed = entry == .entered
             if passed || single.with({ $0.tryEnter() }) {
                 spinLock.unlock()
                 single.with { info in

@@ -98,24 +98,35 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
         }
     }
 
+    /// How a set entered a registration's gate through its thread's pass (``GatePasses``).
+    enum PassEntry {
+        /// In, through the pass: the set leaves through it (`leave(passed: true)`).
+        case entered
+        /// Cancelled: the pass is being given back, and the set, once it has released the registrar's lock,
+        /// finishes giving it back (`givePassBack()`) before anything else.
+        case refused
+        /// The thread's pass is taken (or it has none): the set enters through the gate's count.
+        case notTaken
+    }
+
     /// Enters the gate through this thread's pass (see ``GatePasses``), under the lock of a registrar
     /// whose table lists this registration, unless cancelled or the thread's pass is taken.
     @inline(__always)
-    final func tryPass() -> Bool {
+    final func tryPass() -> PassEntry {
         // (Noted before the pass is written, as what a canceller reads it with: see `GatePasses`.)
         if !everPassed.load(ordering: .relaxed) { everPassed.store(true, ordering: .relaxed) }
-        guard SwiftRuntime.takeGatePass(self) else { return false }
+        guard SwiftRuntime.takeGatePass(self) else { return .notTaken }
         // (Read after the pass is written: see `GatePasses`.)
-        if RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isCancelled {
-            // (As any pass is given back: a canceller that saw it may have left the release to it.)
-            givePassBack()
-            return false
+        if _slowPath(RegistrationGate(rawValue: gate.load(ordering: .relaxed)).isCancelled) {
+            // (Given back as any pass is, but what it may find left to it is not done under the lock.)
+            SwiftRuntime.markGatePassLeaving(self)
+            return .refused
         }
-        return true
+        return .entered
     }
 
-    /// Gives this thread's pass into the gate back, and releases what a canceller left to the last thread
-    /// out, if that is this one.
+    /// Finishes giving back this thread's pass into the gate, refused by `tryPass()`: releases what a
+    /// canceller left to the last thread out, if that is this one.
     func givePassBack() { subclassOverrides() }
 
     /// The strategy for a set of the slot `key` (see ``ChangeStrategy``).
