@@ -53,17 +53,28 @@ extension KVOInfo {
     /// thread out, with the canceller's retain: that happens in the step that leaves, while still in.
     @inline(__always)
     final func leave() {
+        let left: Void? = updateGate { state in
+            guard case .leave(let next) = state.leaving() else { return nil }
+            return (next, ())
+        }
+        if left == nil { leaveLastWithReleaseHeld() }
+    }
+
+    /// Applies `transition` to the gate in one atomic step (again, if another thread changed it meanwhile),
+    /// and returns its result; nil, changing nothing, if `transition` gives none.
+    @inline(__always)
+    private func updateGate<Result>(
+        _ transition: (RegistrationGate) -> (next: RegistrationGate, result: Result)?
+    ) -> Result? {
         var word = gate.load(ordering: .relaxed)
         while true {
-            guard case .leave(let next) = RegistrationGate(rawValue: word).leaving() else {
-                return leaveLastWithReleaseHeld()
-            }
+            guard let (next, result) = transition(RegistrationGate(rawValue: word)) else { return nil }
             let (exchanged, original) = gate.compareExchange(
                 expected: word,
                 desired: next.rawValue,
                 ordering: .acquiringAndReleasing
             )
-            if exchanged { return }
+            if exchanged { return result }
             word = original
         }
     }
@@ -115,22 +126,13 @@ extension KVOInfo {
     @inline(never)
     final func leaveLastWithReleaseHeld() {
         let passesHeld = !settledPassHolders().isEmpty
-        var word = gate.load(ordering: .acquiring)
-        while true {
-            let (next, claims) = RegistrationGate(rawValue: word).leaving(passesHeld: passesHeld)
-            let (exchanged, original) = gate.compareExchange(
-                expected: word,
-                desired: next.rawValue,
-                ordering: .acquiringAndReleasing
-            )
-            if exchanged {
-                guard claims else { return }
-                releaseCallbacksOnce()
-                Unretained(self).release()
-                return
-            }
-            word = original
+        let claims = updateGate { state in
+            let (next, claims) = state.leaving(passesHeld: passesHeld)
+            return (next, claims)
         }
+        guard claims == true else { return }
+        releaseCallbacksOnce()
+        Unretained(self).release()
     }
 
     /// The passes into this gate as the thread that may claim its held release reads them: another thread's
@@ -171,27 +173,15 @@ extension KVOInfo {
     /// registration alive until then. It counts itself in to leave it, so that the release is only ever
     /// claimed by a thread leaving the gate (see `leave()`).
     func releaseCallbacksWhenIdle() {
-        // (The passes before the gate: a pass given back after this read was counted in before it, if it
-        // saw a release left to it.)
+        // (The passes before the gate: a thread that has given its pass back by this read counted itself
+        // in first, if it found a release left to it.)
         if passHolders().isEmpty, RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight == 0 {
             return releaseCallbacksOnce()
         }
         gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing)
         let retained = Unretained(retaining: self)
-        var word = gate.load(ordering: .acquiring)
-        while true {
-            guard let held = RegistrationGate(rawValue: word).holdingRelease() else {
-                retained.release()  // (another canceller left it already)
-                break
-            }
-            let (exchanged, original) = gate.compareExchange(
-                expected: word,
-                desired: held.rawValue,
-                ordering: .acquiringAndReleasing
-            )
-            if exchanged { break }
-            word = original
-        }
+        let held: Void? = updateGate { state in state.holdingRelease().map { ($0, ()) } }
+        if held == nil { retained.release() }  // (another canceller left it already)
         leave()
     }
 
