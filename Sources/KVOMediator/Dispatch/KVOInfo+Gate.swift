@@ -60,25 +60,6 @@ extension KVOInfo {
         if left == nil { leaveLastWithReleaseHeld() }
     }
 
-    /// Applies `transition` to the gate in one atomic step (again, if another thread changed it meanwhile),
-    /// and returns its result; nil, changing nothing, if `transition` gives none.
-    @inline(__always)
-    private func updateGate<Result>(
-        _ transition: (RegistrationGate) -> (next: RegistrationGate, result: Result)?
-    ) -> Result? {
-        var word = gate.load(ordering: .relaxed)
-        while true {
-            guard let (next, result) = transition(RegistrationGate(rawValue: word)) else { return nil }
-            let (exchanged, original) = gate.compareExchange(
-                expected: word,
-                desired: next.rawValue,
-                ordering: .acquiringAndReleasing
-            )
-            if exchanged { return result }
-            word = original
-        }
-    }
-
     /// Leaves the gate, entered through this thread's pass (`passed`, see ``GatePasses``) or its count.
     @inline(__always)
     final func leave(passed: Bool) {

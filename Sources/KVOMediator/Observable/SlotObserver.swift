@@ -85,15 +85,28 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// Enters the gate unless cancelled: a callback may then run until `leave()`.
     @inline(__always)
     final func tryEnter() -> Bool {
+        let entered: Void? = updateGate { state in
+            guard case .enter(let next) = state.entering() else { return nil }
+            return (next, ())
+        }
+        return entered != nil
+    }
+
+    /// Applies `transition` to the gate in one atomic step (again, if another thread changed it meanwhile),
+    /// and returns its result; nil, changing nothing, if `transition` gives none.
+    @inline(__always)
+    final func updateGate<Result>(
+        _ transition: (RegistrationGate) -> (next: RegistrationGate, result: Result)?
+    ) -> Result? {
         var word = gate.load(ordering: .relaxed)
         while true {
-            guard case .enter(let next) = RegistrationGate(rawValue: word).entering() else { return false }
+            guard let (next, result) = transition(RegistrationGate(rawValue: word)) else { return nil }
             let (exchanged, original) = gate.compareExchange(
                 expected: word,
                 desired: next.rawValue,
-                ordering: .acquiring
+                ordering: .acquiringAndReleasing
             )
-            if exchanged { return true }
+            if exchanged { return result }
             word = original
         }
     }
