@@ -80,7 +80,7 @@ extension KVOInfo {
     @inline(__always)
     final func finishGivingPassBack() {
         #if DEBUG
-        GatePasses.pauseIfChosen()
+        GatePasses.pauseIfChosen(at: .givingPassBack)
         #endif
         if _slowPath(RegistrationGate(rawValue: gate.load(ordering: .relaxed)).holdsRelease) {
             return leavePassWithReleaseHeld()
@@ -90,7 +90,7 @@ extension KVOInfo {
 
     @inline(never)
     private func leavePassWithReleaseHeld() {
-        gate.wrappingAdd(RegistrationGate.inFlightUnit, ordering: .acquiringAndReleasing)
+        _ = updateGate { state in (state.tradingPassForCount(), ()) }
         SwiftRuntime.giveGatePassBack()
         leave()
     }
@@ -106,14 +106,39 @@ extension KVOInfo {
     /// pass for a count.
     @inline(never)
     final func leaveLastWithReleaseHeld() {
-        let passesHeld = !settledPassHolders().isEmpty
-        let claims = updateGate { state in
-            let (next, claims) = state.leaving(passesHeld: passesHeld)
-            return (next, claims)
+        // (Acquiring: the passes are read after the state that sent this thread here.)
+        var word = gate.load(ordering: .acquiring)
+        while true {
+            // A pass traded for a count after the passes are read changes the word even once that count
+            // has left again, so the step below fails and the passes are read again.
+            if let cleared = RegistrationGate(rawValue: word).clearingTradedMark() {
+                let (exchanged, original) = gate.compareExchange(
+                    expected: word,
+                    desired: cleared.rawValue,
+                    ordering: .acquiringAndReleasing
+                )
+                word = exchanged ? cleared.rawValue : original
+                continue
+            }
+            let passesHeld = !settledPassHolders().isEmpty
+            #if DEBUG
+            GatePasses.pauseIfChosen(at: .leavingLastAfterReadingPasses)
+            #endif
+            let (next, claims) = RegistrationGate(rawValue: word).leaving(passesHeld: passesHeld)
+            let (exchanged, original) = gate.compareExchange(
+                expected: word,
+                desired: next.rawValue,
+                ordering: .acquiringAndReleasing
+            )
+            if !exchanged {
+                word = original
+                continue
+            }
+            guard claims else { return }
+            releaseCallbacksOnce()
+            Unretained(self).release()
+            return
         }
-        guard claims == true else { return }
-        releaseCallbacksOnce()
-        Unretained(self).release()
     }
 
     /// The passes into this gate as the thread that may claim its held release reads them: another thread's

@@ -35,10 +35,12 @@ import Darwin
 ///   thread still reading the gate is never released under.
 /// - The release a canceller inside a callback leaves to the last thread out is only ever claimed by a
 ///   thread counted in, in the atomic step that counts it out. The canceller counts itself in to leave it;
-///   a thread giving its pass back that finds it left counts itself in before clearing its word. The last
-///   one counted in reads the passes first, and claims the release only if none is held: a pass of
-///   another thread it reads again after the barrier (either it reads as given back, or its holder reads
-///   the gate after the barrier and finds the release left to it), and a leaving word it waits for.
+///   a thread giving its pass back that finds it left counts itself in (and marks the gate that it did)
+///   before clearing its word. The last one counted in clears that mark, reads the passes, and claims
+///   the release only if none is held: a pass of another thread it reads again after the barrier (either
+///   it reads as given back, or its holder reads the gate after the barrier and finds the release left
+///   to it), and a leaving word it waits for. A pass traded for a count after its read leaves the mark, so
+///   its step fails and it reads them again.
 ///
 /// The barrier costs a system call, on the rare paths only: a canceller inside a callback while another
 /// thread runs a callback of the same registration through its pass, and a second canceller while the

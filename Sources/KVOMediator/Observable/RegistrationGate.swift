@@ -26,8 +26,11 @@ struct RegistrationGate: Equatable {
     static let holdBit = 8
     /// Subscribed to what it depends on (`start` finished): observing, unless cancelled.
     static let startedBit = 16
-    /// One callback in flight (the count is the word shifted right by 5).
-    static let inFlightUnit = 32
+    /// A thread giving its pass back found the release held and counted itself in (see ``GatePasses``)
+    /// since the last one out cleared this: the passes that one read may be out of date.
+    static let tradedBit = 32
+    /// One callback in flight (the count is the word shifted right by 6).
+    static let inFlightUnit = 64
 
     init(rawValue: Int = 0) {
         self.rawValue = rawValue
@@ -38,6 +41,7 @@ struct RegistrationGate: Equatable {
     var isReleased: Bool { rawValue & Self.releasedBit != 0 }
     var holdsRelease: Bool { rawValue & Self.holdBit != 0 }
     var isStarted: Bool { rawValue & Self.startedBit != 0 }
+    var tradedPass: Bool { rawValue & Self.tradedBit != 0 }
     var inFlight: Int { rawValue / Self.inFlightUnit }
 
     /// The states DESIGN names.
@@ -72,6 +76,18 @@ struct RegistrationGate: Equatable {
     /// given back into a gate whose release is held (see ``GatePasses``).
     func countingIn() -> RegistrationGate {
         RegistrationGate(rawValue: rawValue &+ Self.inFlightUnit)
+    }
+
+    /// A thread giving its pass back found the release held: it counts itself in, and marks that it did,
+    /// so that the last one out, which may have read its pass, reads the passes again.
+    func tradingPassForCount() -> RegistrationGate {
+        RegistrationGate(rawValue: (rawValue &+ Self.inFlightUnit) | Self.tradedBit)
+    }
+
+    /// The last one out, before it reads the passes: clears the mark of passes traded for counts (nil if
+    /// there is none), so that a trade after its read fails its leaving step, which then reads them again.
+    func clearingTradedMark() -> RegistrationGate? {
+        tradedPass ? RegistrationGate(rawValue: rawValue & ~Self.tradedBit) : nil
     }
 
     /// What a thread counted in must do to leave.

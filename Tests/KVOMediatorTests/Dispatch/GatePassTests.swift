@@ -227,7 +227,7 @@ import Testing
                 token = try circle.observe(\.radius) { _, _ in withExtendedLifetime(canary) {} }
             }
             let setter = TestThread {
-                GatePasses.pauseThisThreadWhenItGivesAPassBack(milliseconds: 100)
+                GatePasses.pauseThisThread(at: .givingPassBack, milliseconds: 100)
                 circle.radius = 2
             }
             try Self.waitUntilPaused()
@@ -257,7 +257,7 @@ import Testing
                 stageWhenInvalidated.store(GatePasses.pauseStage.rawValue, ordering: .relaxed)
             }
             let setter = TestThread {
-                GatePasses.pauseThisThreadWhenItGivesAPassBack(milliseconds: 100)
+                GatePasses.pauseThisThread(at: .givingPassBack, milliseconds: 100)
                 circle.radius = 2
             }
             try Self.waitUntilPaused()
@@ -266,6 +266,46 @@ import Testing
             #expect(stage == GatePasses.PauseStage.resumed.rawValue)
             #expect(weakCanary == nil)  // released by whichever of the two threads was the last out
             setter.join()
+            invalidator.invalidate()
+            slot.token = nil
+        }
+
+        @Test(.enabled(if: GatePasses.areOn))
+        func aPassTradedForACountWhileTheLastOneOutReadsThePassesStillGetsTheBlockReleased() throws {
+            let circle = Circle()
+            let trigger = Circle()
+            let slot = TokenSlot()
+            let entered = DispatchSemaphore(value: 0)
+            let proceed = DispatchSemaphore(value: 0)
+            weak var weakCanary: Canary?
+            do {
+                let canary = Canary()
+                weakCanary = canary
+                slot.token = try circle.observe(\.radius) { _, _ in
+                    entered.signal()
+                    proceed.wait()
+                    withExtendedLifetime(canary) {}
+                }
+            }
+            // Inside a callback: the invalidation leaves the release to the last thread out, which is this
+            // one; it reads the setter's pass as held, and pauses before it leaves.
+            let invalidator = try trigger.observe(\.radius) { _, _ in
+                GatePasses.pauseThisThread(at: .leavingLastAfterReadingPasses, milliseconds: 200)
+                slot.token?.invalidate()
+            }
+            let setter = TestThread { circle.radius = 2 }
+            entered.wait()
+            // Meanwhile the setter's callback returns: it finds the release held and trades its pass for a
+            // count, which leaves before this thread does.
+            let resumer = TestThread {
+                let deadline = Date().addingTimeInterval(10)
+                while GatePasses.pauseStage != .paused, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                proceed.signal()
+            }
+            trigger.radius = 2
+            resumer.join()
+            setter.join()
+            #expect(weakCanary == nil)  // released by this thread, which read the passes again
             invalidator.invalidate()
             slot.token = nil
         }

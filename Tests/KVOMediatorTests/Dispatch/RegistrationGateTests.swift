@@ -83,11 +83,29 @@ import Testing
         #expect(left.inFlight == 0)
         #expect(left.holdsRelease)
         // The pass's holder, giving it back, finds the release held: it counts in, and leaves as the last.
-        let traded = left.countingIn()
+        let traded = left.tradingPassForCount()
+        #expect(traded.inFlight == 1)
         #expect(traded.leaving() == .readPassesFirst)
-        let (claimed, claimsNow) = traded.leaving(passesHeld: false)
+        let unmarked = try #require(traded.clearingTradedMark())
+        #expect(unmarked.clearingTradedMark() == nil)
+        let (claimed, claimsNow) = unmarked.leaving(passesHeld: false)
         #expect(claimsNow)
         #expect(!claimed.holdsRelease)
+    }
+
+    @Test func aPassTradedForACountWhileTheLastOneOutReadsThePassesChangesTheWordItLeavesFrom() throws {
+        // The last one out (a canceller, counted in) has read a pass as held, and will leave from `read`.
+        let read = try #require(RegistrationGate().starting().cancelling().0.countingIn().holdingRelease())
+        // Meanwhile the pass's holder trades it for a count, and leaves: it is not the last.
+        guard case .leave(let afterTrade) = read.tradingPassForCount().leaving() else {
+            Issue.record("a thread traded in beside the last one had to read the passes to leave")
+            return
+        }
+        #expect(afterTrade.inFlight == read.inFlight)
+        #expect(afterTrade != read)  // so the last one's step from `read` fails, and it reads the passes again
+        let unmarked = try #require(afterTrade.clearingTradedMark())
+        #expect(unmarked == read)
+        #expect(unmarked.leaving(passesHeld: false).claimsRelease)
     }
 
     @Test func directnessIsAFlagBesideTheState() {
