@@ -21,11 +21,11 @@ extension GatePasses {
 
     /// Where the chosen thread is.
     enum PauseStage: Int {
-        /// No thread chosen, or it has not given a pass back yet.
+        /// No thread chosen, or it has not reached its point yet.
         case none = 0
-        /// Paused, its word marked as leaving.
+        /// Paused at its point.
         case paused = 1
-        /// Resumed: it reads the gate next.
+        /// Resumed: it goes on from its point.
         case resumed = 2
     }
 
