@@ -149,33 +149,21 @@ import Testing
     @Test func anInvalidationInsideAnotherCallbackLeavesTheReleaseToTheThreadStillInTheCallback() throws {
         let circle = Circle()
         let trigger = Circle()
-        let slot = TokenSlot()
-        let entered = DispatchSemaphore(value: 0)
-        let proceed = DispatchSemaphore(value: 0)
-        weak var weakCanary: Canary?
+        let held = try HeldCallback(observing: circle)
         let canaryAliveWhileRunning = Atomic<Bool>(false)
-        do {
-            let canary = Canary()
-            weakCanary = canary
-            slot.token = try circle.observe(\.radius) { _, _ in
-                entered.signal()
-                proceed.wait()
-                withExtendedLifetime(canary) {}
-            }
-        }
         // Another registration whose callback invalidates the first: it must not wait (inside a callback).
-        let invalidator = try trigger.observe(\.radius) { _, _ in slot.token?.invalidate() }
+        let invalidator = try trigger.observe(\.radius) { _, _ in held.slot.token?.invalidate() }
         let setter = TestThread { circle.radius = 2 }
-        entered.wait()
+        held.entered.wait()
         trigger.radius = 2  // returns although the other thread is still in the callback
-        canaryAliveWhileRunning.store(weakCanary != nil, ordering: .relaxed)
-        proceed.signal()
+        canaryAliveWhileRunning.store(held.canary != nil, ordering: .relaxed)
+        held.proceed.signal()
         setter.join()
         let aliveWhileRunning = canaryAliveWhileRunning.load(ordering: .relaxed)
         #expect(aliveWhileRunning)
-        #expect(weakCanary == nil)  // released by the thread that was in the callback, once out
+        #expect(held.canary == nil)  // released by the thread that was in the callback, once out
         invalidator.invalidate()
-        slot.token = nil
+        held.slot.token = nil
     }
 
     @Test func aThreadSettingWhileRegistrationsComeAndGoDeliversNothingAfterAnInvalidationReturns() throws {
@@ -274,40 +262,28 @@ import Testing
         func aPassTradedForACountWhileTheLastOneOutReadsThePassesStillGetsTheBlockReleased() throws {
             let circle = Circle()
             let trigger = Circle()
-            let slot = TokenSlot()
-            let entered = DispatchSemaphore(value: 0)
-            let proceed = DispatchSemaphore(value: 0)
-            weak var weakCanary: Canary?
-            do {
-                let canary = Canary()
-                weakCanary = canary
-                slot.token = try circle.observe(\.radius) { _, _ in
-                    entered.signal()
-                    proceed.wait()
-                    withExtendedLifetime(canary) {}
-                }
-            }
+            let held = try HeldCallback(observing: circle)
             // Inside a callback: the invalidation leaves the release to the last thread out, which is this
             // one; it reads the setter's pass as held, and pauses before it leaves.
             let invalidator = try trigger.observe(\.radius) { _, _ in
                 GatePasses.pauseThisThread(at: .leavingLastAfterReadingPasses, milliseconds: 200)
-                slot.token?.invalidate()
+                held.slot.token?.invalidate()
             }
             let setter = TestThread { circle.radius = 2 }
-            entered.wait()
+            held.entered.wait()
             // Meanwhile the setter's callback returns: it finds the release held and trades its pass for a
             // count, which leaves before this thread does.
             let resumer = TestThread {
                 let deadline = Date().addingTimeInterval(10)
                 while GatePasses.pauseStage != .paused, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
-                proceed.signal()
+                held.proceed.signal()
             }
             trigger.radius = 2
             resumer.join()
             setter.join()
-            #expect(weakCanary == nil)  // released by this thread, which read the passes again
+            #expect(held.canary == nil)  // released by this thread, which read the passes again
             invalidator.invalidate()
-            slot.token = nil
+            held.slot.token = nil
         }
 
         private static func waitUntilPaused() throws {

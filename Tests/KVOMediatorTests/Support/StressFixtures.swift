@@ -65,3 +65,25 @@ final class Canary: Sendable {}
 final class TokenSlot: @unchecked Sendable {  // written before the threads that read it start
     var token: KVOObservation?
 }
+
+/// A token on a circle's radius whose callback, once a change arrives, signals `entered` and waits for
+/// `proceed`: a callback held in flight for as long as a test needs, keeping alive a canary that only its
+/// block holds.
+final class HeldCallback: @unchecked Sendable {  // `slot` and `canary` are set before any change
+    let entered = DispatchSemaphore(value: 0)
+    let proceed = DispatchSemaphore(value: 0)
+    let slot = TokenSlot()
+    /// Nil once the block is released.
+    weak var canary: Canary?
+
+    init(observing circle: Circle) throws {
+        let canary = Canary()
+        self.canary = canary
+        let (entered, proceed) = (entered, proceed)
+        slot.token = try circle.observe(\.radius) { _, _ in
+            entered.signal()
+            proceed.wait()
+            withExtendedLifetime(canary) {}
+        }
+    }
+}
