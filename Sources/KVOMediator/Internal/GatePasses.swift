@@ -45,8 +45,9 @@ import Darwin
 /// The barrier costs a system call, on the rare paths only: a canceller inside a callback while another
 /// thread runs a callback of the same registration through its pass, and a second canceller while the
 /// first has not finished. Without the barrier (not Linux with glibc, an older kernel, a sandbox that
-/// refuses it, the Apple path) no pass is taken and every callback counts in the gate. `KVO_MEDIATOR_GATE_PASSES=off` in the environment turns them off
-/// too, for tests: a pass changes how fast a callback enters, never what is delivered.
+/// refuses it, the Apple path) no pass is taken and every callback counts in the gate.
+/// `KVO_MEDIATOR_GATE_PASSES=off` in the environment turns them off too, for tests: a pass changes how
+/// fast a callback enters, never what is delivered.
 enum GatePasses {
     /// Whether this process takes passes (decided once, when the first thread context is made).
     static let areOn: Bool = {
