@@ -20,6 +20,12 @@ enum DeferredValue {
         self = _openExistential(type, do: open)
     }
 
+    /// The size of `type`'s values when they are kept as bytes (`TrivialValueBytes.fits`), else -1.
+    static func bytesSize(of type: Any.Type) -> Int {
+        func open<Value>(_: Value.Type) -> Int { TrivialValueBytes.fits(Value.self) ? MemoryLayout<Value>.size : -1 }
+        return _openExistential(type, do: open)
+    }
+
     /// A value read boxed (nil: none).
     init(boxing value: Any?) {
         self = value.map { .boxed($0) } ?? .none

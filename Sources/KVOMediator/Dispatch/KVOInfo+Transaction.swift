@@ -15,11 +15,7 @@ extension KVOInfo {
             // (A direct registration's property: its new value is there at the end. Another registration
             // of the slot, a chain's leaf, reads its value again.)
             let field = isDirect ? ThreadContext.withCurrent { $0.transactionSetField } : -1
-            if once {
-                transaction.noteOnce(self, field: field) { DeferredValue(at: old, type: type) }
-            } else {
-                transaction.note(self, field: field) { DeferredValue(at: old, type: type) }
-            }
+            transaction.noteSet(self, field: field, old: old, type: type, once: once)
         }
         return noted != nil
     }

@@ -42,8 +42,22 @@
 /// - Parameter body: The changes, made on this thread.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, after delivering what it changed.
+@inlinable
 public func withKVOTransaction<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
-    TransactionChanges.begin()
-    defer { TransactionChanges.end() }
+    _beginKVOTransaction()
+    defer { _endKVOTransaction() }
     return try body()
+}
+
+/// Starts a transaction on this thread (``withKVOTransaction(_:)``, inlined where it is called, so that
+/// its generic body is specialised there).
+@usableFromInline
+func _beginKVOTransaction() {
+    TransactionChanges.begin()
+}
+
+/// Ends a transaction on this thread, delivering its records if it is the outermost.
+@usableFromInline
+func _endKVOTransaction() {
+    TransactionChanges.end()
 }

@@ -1,24 +1,36 @@
-import Foundation
-
 /// One thread's transaction (``withKVOTransaction(_:)``): the registrations whose changes it defers, in
 /// the order of their first change, each with its value before that change, and the change itself
 /// while it is a collection mutation and the only one. Only its own thread touches it.
 final class TransactionChanges {
-    /// A registration changed in the transaction.
+    /// A registration changed in the transaction. Trivial (no reference counting to append, read or drop
+    /// one): the registration is held by an explicit retain, and what needs counting is in an `Extra`.
     struct Entry {
-        /// Held until its record is delivered.
-        let info: KVOInfo
-        /// Its value before its first change.
-        let old: DeferredValue
+        /// Retained when noted, released once its record is delivered.
+        let info: Unretained<KVOInfo>
         /// For a direct registration noted by a set of its `@Observed` property: the property's byte offset
         /// in the object, where its new value is at the end (-1: read it again).
         let field: Int
-        /// Its first change, while that is a collection mutation and the only change.
-        var collection: DeferredCollectionChange?
+        /// Its value before its first change, when that is of a small trivial type (`oldType`, `oldSize`
+        /// bytes): as bytes.
+        let oldBytes: TrivialValueBytes
+        /// The type of `oldBytes`; nil when the old value is boxed in its extra, or was not read (the
+        /// object was gone).
+        let oldType: Any.Type?
+        let oldSize: Int
+        /// Where its `Extra` is in `extras` (-1: it has none).
+        var extra: Int
         /// How many changes it saw.
         var changes: Int
         /// A weak referent's death was among them: delivered whatever `.distinct` says.
         var includesDeath: Bool
+    }
+
+    /// What an entry holds that is reference counted, kept apart (most entries need none).
+    struct Extra {
+        /// Its value before its first change, boxed (a value that is not kept as bytes).
+        var old: Any?
+        /// Its first change, while that is a collection mutation and the only change.
+        var collection: DeferredCollectionChange?
     }
 
     /// What it holds, touched only by its thread, and never while user code runs (see `note`).
@@ -26,8 +38,13 @@ final class TransactionChanges {
         /// How deeply transactions nest on this thread (0: none runs; the object is kept for the next one).
         var depth = 0
         var entries: [Entry] = []
+        var extras: [Extra] = []
         /// Where each registration's entry is, once there are too many entries to search.
         var positions: [ObjectIdentifier: Int] = [:]
+        /// The last type whose values `noteSet` asked about, and their size when they are kept as bytes
+        /// (-1: boxed). An accelerator: the answer is the same without it.
+        var lastType: Any.Type?
+        var lastTypeSize = -1
     }
 
     /// (Only this thread touches it: in a `GuardedFields`, with no runtime exclusivity check on each access.)
@@ -43,7 +60,7 @@ final class TransactionChanges {
     @inline(__always)
     private func position(of info: KVOInfo) -> Int? {
         if entries.count <= Self.searchedEntries {
-            return entries.firstIndex { $0.info === info }
+            return entries.firstIndex { $0.info.id == ObjectIdentifier(info) }
         }
         return owned.guarded.positions[ObjectIdentifier(info)]
     }
@@ -68,17 +85,72 @@ final class TransactionChanges {
         // (Read before the entry is made: reading may run a getter, which may change things too.)
         let value = old()
         if noteAgain(info, death: death) { return }
+        switch value {
+        case .none:
+            append(info, field: field, bytes: TrivialValueBytes(), type: nil, size: 0, death: death)
+        case .bytes(let bytes, let type, let size):
+            append(info, field: field, bytes: bytes, type: type, size: size, death: death)
+        case .boxed(let boxed):
+            let extra = owned.guarded.extras.count
+            owned.guarded.extras.append(Extra(old: boxed, collection: nil))
+            append(info, field: field, bytes: TrivialValueBytes(), type: nil, size: 0, extra: extra, death: death)
+        }
+    }
+
+    /// A set's change of `info`'s value, from the value before it at `old` (a `type`): `note`, for a value
+    /// that is there to copy, with no getter to run (see `DeferredValue(at:type:)`). `once`: see `noteOnce`.
+    func noteSet(_ info: KVOInfo, field: Int, old: ValueAddress, type: Any.Type, once: Bool) {
+        let death = ThreadContext.isAnnouncingDeath
+        if once ? position(of: info) != nil : noteAgain(info, death: death) { return }
+        let size = bytesSize(of: type)
+        if size >= 0 {
+            let bytes = TrivialValueBytes(copying: old.raw, size: size)
+            append(info, field: field, bytes: bytes, type: type, size: size, death: death)
+        } else {
+            note(info, field: field) { DeferredValue(at: old, type: type) }
+        }
+    }
+
+    /// The size of `type`'s values when they are kept as bytes (`TrivialValueBytes.fits`), else -1.
+    @inline(__always)
+    private func bytesSize(of type: Any.Type) -> Int {
+        if let last = owned.guarded.lastType, last == type { return owned.guarded.lastTypeSize }
+        let size = DeferredValue.bytesSize(of: type)
+        owned.guarded.lastType = type
+        owned.guarded.lastTypeSize = size
+        return size
+    }
+
+    /// Makes `info`'s entry, retaining it (`extra`: where its extra is, if it has one).
+    private func append(
+        _ info: KVOInfo,
+        field: Int,
+        bytes: TrivialValueBytes,
+        type: Any.Type?,
+        size: Int,
+        extra: Int = -1,
+        death: Bool
+    ) {
         if entries.count >= Self.searchedEntries {
             if owned.guarded.positions.isEmpty {
                 for (index, entry) in entries.enumerated() {
-                    owned.guarded.positions[ObjectIdentifier(entry.info)] = index
+                    owned.guarded.positions[entry.info.id] = index
                 }
             }
             owned.guarded.positions[ObjectIdentifier(info)] = entries.count
         }
         if entries.isEmpty { ThreadContext.withCurrent { $0.transactionDeferredAny = true } }
         owned.guarded.entries.append(
-            Entry(info: info, old: value, field: field, collection: nil, changes: 1, includesDeath: death)
+            Entry(
+                info: Unretained(retaining: info),
+                field: field,
+                oldBytes: bytes,
+                oldType: type,
+                oldSize: size,
+                extra: extra,
+                changes: 1,
+                includesDeath: death
+            )
         )
     }
 
@@ -87,7 +159,8 @@ final class TransactionChanges {
     private func noteAgain(_ info: KVOInfo, death: Bool) -> Bool {
         guard let index = position(of: info) else { return false }
         entries[index].changes += 1
-        entries[index].collection = nil
+        let extra = entries[index].extra
+        if extra >= 0 { owned.guarded.extras[extra].collection = nil }
         if death { entries[index].includesDeath = true }
         return true
     }
@@ -104,9 +177,16 @@ final class TransactionChanges {
     /// before the transaction began), which is then delivered as usual.
     func noteCollection(_ info: KVOInfo, _ change: () -> DeferredCollectionChange) -> Bool {
         guard let index = position(of: info) else { return false }
-        if entries[index].changes == 1, entries[index].collection == nil {
+        guard entries[index].changes == 1 else { return true }
+        var extra = entries[index].extra
+        if extra < 0 {
+            extra = owned.guarded.extras.count
+            owned.guarded.extras.append(Extra(old: nil, collection: nil))
+            entries[index].extra = extra
+        }
+        if owned.guarded.extras[extra].collection == nil {
             let collection = change()
-            entries[index].collection = collection
+            owned.guarded.extras[extra].collection = collection
         }
         return true
     }
@@ -130,20 +210,27 @@ final class TransactionChanges {
     static func end() {
         // Taken out, so that a transaction a callback runs on this thread starts empty; the storage is
         // given back afterwards, emptied, for the next one.
-        guard var entries = ThreadContext.withCurrent(endOutermost) else { return }
-        for index in entries.indices { deliver(entries, at: index) }
+        guard var taken = ThreadContext.withCurrent(endOutermost) else { return }
+        for index in taken.entries.indices {
+            deliver(taken.entries[index], extras: taken.extras)
+            taken.entries[index].info.release()
+        }
         // (Emptied from the end, keeping the storage: `removeAll(keepingCapacity:)` costs more for a few.)
-        while !entries.isEmpty { entries.removeLast() }
+        while !taken.entries.isEmpty { taken.entries.removeLast() }
+        if !taken.extras.isEmpty { taken.extras.removeAll(keepingCapacity: true) }
         ThreadContext.withCurrent { context in
             context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
-                if transaction.owned.guarded.entries.isEmpty { transaction.owned.guarded.entries = entries }
+                if transaction.owned.guarded.entries.isEmpty, transaction.owned.guarded.extras.isEmpty {
+                    swap(&transaction.owned.guarded.entries, &taken.entries)
+                    swap(&transaction.owned.guarded.extras, &taken.extras)
+                }
             }
         }
     }
 
     /// Ends a transaction on the thread whose context is `context`: when it is the outermost, the thread's
-    /// transaction is over and its entries are taken out (nil: none, or not the outermost).
-    private static func endOutermost(_ context: ThreadContext) -> [Entry]? {
+    /// transaction is over and its entries and their extras are taken out (nil: none, or not the outermost).
+    private static func endOutermost(_ context: ThreadContext) -> (entries: [Entry], extras: [Extra])? {
         context.withTransactionState(as: TransactionChanges.self, make: TransactionChanges.init) { transaction in
             transaction.owned.guarded.depth -= 1
             guard transaction.owned.guarded.depth == 0 else { return nil }
@@ -153,66 +240,44 @@ final class TransactionChanges {
             ThreadModes.running.wrappingSubtract(1, ordering: .relaxed)
             if transaction.owned.guarded.entries.isEmpty { return nil }
             if !transaction.owned.guarded.positions.isEmpty { transaction.owned.guarded.positions.removeAll() }
-            var entries: [Entry] = []
-            swap(&entries, &transaction.owned.guarded.entries)
-            return entries
+            var taken: (entries: [Entry], extras: [Extra]) = ([], [])
+            swap(&taken.entries, &transaction.owned.guarded.entries)
+            if !transaction.owned.guarded.extras.isEmpty { swap(&taken.extras, &transaction.owned.guarded.extras) }
+            return taken
         }
     }
 
-    /// The record of one registration's changes (read in place: no copy of the entry).
-    private static func deliver(_ entries: [Entry], at index: Int) {
-        let collection = entries[index].changes == 1 ? entries[index].collection : nil
-        let info = entries[index].info
-        if collection == nil, entries[index].field >= 0, !entries[index].includesDeath,
-            case .bytes(let old, let type, let size) = entries[index].old
-        {
-            return info.deliverDeferredDirect(old: old, type: type, size: size, field: entries[index].field)
-        }
-        let old = entries[index].old.boxed
-        if entries[index].includesDeath {
-            ThreadContext.announcingDeath { info.deliverDeferred(old: old, collection: collection) }
-        } else {
-            info.deliverDeferred(old: old, collection: collection)
-        }
-    }
-}
-
-/// A collection mutation deferred by a transaction, its elements boxed. (A class: a transaction's entries,
-/// copied as they are delivered, then hold one word for it.)
-final class DeferredCollectionChange {
-    let kind: KVOChangeKind
-    let indexes: IndexSet?
-    /// The removed and the inserted elements, each a collection of `type`.
-    let old: Any?
-    let new: Any?
-    let type: Any.Type
-
-    /// The change that `parts` gives by address, its elements boxed.
-    init(_ parts: _CollectionParts) {
-        kind = parts.kind
-        indexes = parts.indexes.indexSet
-        old = parts.old.map { $0.loadBoxed(as: parts.type) }
-        new = parts.new.map { $0.loadBoxed(as: parts.type) }
-        type = parts.type
-    }
-
-    /// Calls `body` with the change in parts, the elements by address.
-    func withParts(_ body: (_CollectionParts) -> Void) {
-        func withNew(_ oldAddress: ValueAddress?) {
-            guard let new else { return body(parts(oldAddress, nil)) }
-            func open<Elements>(_ elements: Elements) {
-                withUnsafePointer(to: elements) { body(parts(oldAddress, ValueAddress($0))) }
+    /// The record of one registration's changes.
+    @inline(__always)
+    private static func deliver(_ entry: Entry, extras: [Extra]) {
+        // (A set's change of a direct registration, its value kept as bytes: as a set delivers.)
+        if entry.extra < 0, entry.field >= 0, !entry.includesDeath, let type = entry.oldType {
+            return entry.info.with {
+                $0.deliverDeferredDirect(old: entry.oldBytes, type: type, size: entry.oldSize, field: entry.field)
             }
-            _openExistential(new, do: open)
         }
-        guard let old else { return withNew(nil) }
-        func open<Elements>(_ elements: Elements) {
-            withUnsafePointer(to: elements) { withNew(ValueAddress($0)) }
-        }
-        _openExistential(old, do: open)
+        deliverBoxed(entry, extras: extras)
     }
 
-    private func parts(_ old: ValueAddress?, _ new: ValueAddress?) -> _CollectionParts {
-        _CollectionParts(kind: kind, indexes: _KVOIndexes(indexes), old: old, new: new, type: type)
+    /// `deliver`, with the old value boxed.
+    @inline(never)
+    private static func deliverBoxed(_ entry: Entry, extras: [Extra]) {
+        let collection = entry.changes == 1 && entry.extra >= 0 ? extras[entry.extra].collection : nil
+        entry.info.with { info in
+            if collection == nil, entry.field >= 0, !entry.includesDeath, let type = entry.oldType {
+                let old = entry.oldBytes
+                return info.deliverDeferredDirect(old: old, type: type, size: entry.oldSize, field: entry.field)
+            }
+            var old: Any? = entry.extra >= 0 ? extras[entry.extra].old : nil
+            if let type = entry.oldType {
+                let boxed: Any = entry.oldBytes.withAddress { $0.loadBoxed(as: type) }
+                old = boxed
+            }
+            if entry.includesDeath {
+                ThreadContext.announcingDeath { info.deliverDeferred(old: old, collection: collection) }
+            } else {
+                info.deliverDeferred(old: old, collection: collection)
+            }
+        }
     }
 }

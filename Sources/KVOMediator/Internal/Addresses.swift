@@ -272,6 +272,11 @@ struct TrivialValueBytes {
     @inline(__always)
     init(copying address: UnsafeRawPointer, size: Int) {
         assert(size <= Self.capacity)
+        // (A word, the common size, with no call to `memcpy`.)
+        if size == 8 {
+            words.0 = address.loadUnaligned(as: UInt64.self)
+            return
+        }
         withUnsafeMutableBytes(of: &words) {
             $0.baseAddress.unsafelyUnwrapped.copyMemory(from: address, byteCount: size)
         }
