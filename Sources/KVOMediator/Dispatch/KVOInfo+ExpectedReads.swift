@@ -54,14 +54,14 @@ extension KVOInfo {
         return true
     }
 
-    /// For an evaluation that read exactly the first `count` of `expected`, the dependencies copied when
-    /// the applied ticket was `since`: applies its ticket, if it is newer, and runs `underLock` (told
-    /// whether it was applied: see `prune`), unless an evaluation was applied since or the dependencies
-    /// changed meanwhile; then returns false, and the caller records the reads (or evaluates again).
+    /// For an evaluation with `tracker` that read exactly the reads it expected (its first `expectedCount`
+    /// of `expected`, the dependencies copied when the applied ticket was `expectedSince`): applies its
+    /// ticket, if it is newer, and runs `underLock` (told whether it was applied: see `prune`), unless an
+    /// evaluation was applied since or the dependencies changed meanwhile; then returns false, and the
+    /// caller records the reads (or evaluates again). (The tracker's reads are compared in place: passed
+    /// as an array, they were retained and released.)
     final func applySameReads(
-        _ expected: [(registrar: ObjectIdentifier, field: Int)],
-        count: Int,
-        since: UInt16,
+        of tracker: AccessTracker,
         ticket: UInt16,
         underLock: (_ applied: Bool) -> Void
     ) -> Bool {
@@ -72,7 +72,9 @@ extension KVOInfo {
             underLock(false)
             return true
         }
-        guard appliedTicket == since, state.isExactly(expected, count: count) else { return false }
+        guard appliedTicket == tracker.expectedSince,
+            state.isExactly(count: tracker.expectedCount, { tracker.expected[$0] })
+        else { return false }
         let applied = RegistrationState.isNewer(ticket, than: appliedTicket)
         if applied { appliedTicket = ticket }
         underLock(applied)

@@ -153,12 +153,12 @@ struct RegistrationState {
         lhs.registrarID == rhs.registrarID && lhs.slot == rhs.slot
     }
 
-    /// Whether the list is exactly the `@Observed` slots `expected` (the first `count`), in order: an
-    /// evaluation that read those read the same as the one applied, when none was applied since.
+    /// Whether the list is exactly `count` `@Observed` slots, the one at each index `expected(index)`, in
+    /// order: an evaluation that read those read the same as the one applied, when none was applied since.
     @inline(__always)
-    func isExactly(_ expected: [(registrar: ObjectIdentifier, field: Int)], count: Int) -> Bool {
+    func isExactly(count: Int, _ expected: (Int) -> (registrar: ObjectIdentifier, field: Int)) -> Bool {
         guard !isClosed, dependencies.count == count else { return false }
-        for index in dependencies.indices where !isField(index, expected[index]) { return false }
+        for index in dependencies.indices where !isField(index, expected(index)) { return false }
         return true
     }
 

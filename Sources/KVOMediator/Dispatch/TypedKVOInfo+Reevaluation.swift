@@ -33,12 +33,7 @@ extension TypedKVOInfo {
         // (Closures, not a local function: one referenced as a value boxes what it captures.)
         let applied =
             expecting && tracker.readAllExpected
-            && applySameReads(
-                tracker.expected,
-                count: tracker.expectedCount,
-                since: tracker.expectedSince,
-                ticket: ticket
-            ) { applied in
+            && applySameReads(of: tracker, ticket: ticket) { applied in
                 exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
                 if applied { tracker.remember(appliedBy: ObjectIdentifier(self), ticket: ticket) }
             }

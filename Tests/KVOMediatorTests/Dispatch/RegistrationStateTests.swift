@@ -138,11 +138,13 @@ import Testing
         _ = state.list(read(root, 8))
         _ = state.list(read(link, 16))
         let expected = [(registrar: ObjectIdentifier(root), field: 8), (registrar: ObjectIdentifier(link), field: 16)]
-        #expect(state.isExactly(expected, count: 2))
-        #expect(!state.isExactly(expected, count: 1))
-        #expect(!state.isExactly([expected[1], expected[0]], count: 2))
+        let swapped = [expected[1], expected[0]]
+        #expect(state.isExactly(count: 2) { expected[$0] })
+        #expect(!state.isExactly(count: 1) { expected[$0] })
+        #expect(!state.isExactly(count: 2) { swapped[$0] })
         _ = state.close()
-        #expect(!state.isExactly(expected, count: 0))
+        #expect(!state.isExactly(count: 2) { expected[$0] })
+        #expect(!state.isExactly(count: 0) { expected[$0] })
     }
 
     @Test func aChainsTailIsReplacedAndADeadRegistrarForgotten() {
