@@ -38,6 +38,19 @@ extension TypedKVOInfo {
         }
     }
 
+    /// `read(_:)` for a `Value` held as its bytes (`TrivialValueBytes.fits`): through the compiled reading
+    /// into this thread's room and out of it as bytes, with no value of the generic type on the way.
+    func readBytes(_ object: Object) -> TrivialValueBytes {
+        if readerKind == .typed, let reading = extrasReference.withInstance({ $0.reading }) ?? nil {
+            let room = ThreadContext.withCurrent { $0.readingRoom }
+            reading(ObjectAddress(object), room)
+            return room.moveBytes(size: MemoryLayout<Value>.size)
+        }
+        var bytes = TrivialValueBytes()
+        bytes.store(read(object))
+        return bytes
+    }
+
     /// The reading of `keyPath` (see `_KeyPathReading`): call it where the key path is a literal, in
     /// always-inlined code, and use the key path nowhere else.
     @inlinable

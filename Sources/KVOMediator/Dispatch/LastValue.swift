@@ -54,4 +54,19 @@ struct LastValue {
         bytes.store(value)
         isSet = true
     }
+
+    /// `copy(into:)` for a value held as its bytes (of the registration's type).
+    @inline(__always)
+    func copy(into value: inout TrivialValueBytes) -> Bool {
+        guard isSet else { return false }
+        value = bytes
+        return true
+    }
+
+    /// `keep(_:)` for a value held as its bytes (of the registration's type).
+    @inline(__always)
+    mutating func keep(_ value: TrivialValueBytes) {
+        bytes = value
+        isSet = true
+    }
 }

@@ -13,6 +13,10 @@ extension TypedKVOInfo {
     /// evaluation is the newest); with `oldIsKept`, the kept one is the old value delivered.
     /// With `priorFirst` (a transaction's end), the prior record goes right before the change record, and
     /// neither when `.distinct` finds the value unchanged.
+    ///
+    /// A value of a small trivial type is held as its bytes throughout (`TrivialValueBytes`): this code is
+    /// generic over `Value` and runs unspecialised, where each copy of a `Value` is a call through its
+    /// metadata; the bytes are copied as words.
     func reevaluate(
         _ object: Object,
         old: ValueAddress?,
@@ -20,21 +24,63 @@ extension TypedKVOInfo {
         oldIsKept: Bool,
         priorFirst: Bool = false
     ) {
+        if TrivialValueBytes.fits(Value.self) {
+            reevaluate(
+                object,
+                old: old,
+                keeping: last,
+                oldIsKept: oldIsKept,
+                priorFirst: priorFirst,
+                evaluating: { evaluateBytes($0, $1) },
+                exchanging: { last, applied, newValue, kept, isKept in
+                    if last.lastValue.copy(into: &kept) { isKept = true }
+                    if applied { last.lastValue.keep(newValue) }
+                }
+            )
+        } else {
+            reevaluate(
+                object,
+                old: old,
+                keeping: last,
+                oldIsKept: oldIsKept,
+                priorFirst: priorFirst,
+                evaluating: { evaluate($0, $1) },
+                exchanging: { last, applied, newValue, kept, isKept in
+                    if last.lastValue.copy(into: &kept) { isKept = true }
+                    if applied { last.lastValue.keep(newValue) }
+                }
+            )
+        }
+    }
+
+    /// `reevaluate(_:old:keeping:oldIsKept:priorFirst:)` with the value held as a `Held` (the `Value`, or
+    /// its bytes): `evaluate` reads it under tracking; `exchange`, under the striped lock, takes the value
+    /// `last` keeps into `kept` (saying so in `isKept`) and keeps the new one in its place if `applied`.
+    @inline(__always)
+    private func reevaluate<Held>(
+        _ object: Object,
+        old: ValueAddress?,
+        keeping last: Unretained<Extras>?,
+        oldIsKept: Bool,
+        priorFirst: Bool,
+        evaluating evaluate: (Object, AccessTracker) -> Held,
+        exchanging exchange: (Extras, _ applied: Bool, _ newValue: Held, _ kept: inout Held, _ isKept: inout Bool) ->
+            Void
+    ) {
         let ticket = nextTicket()
         let tracker = AccessTracker.reused(subscribing: self)
-        defer { tracker.recycle() }
         // A computed property's evaluation that reads what the last one read records nothing; one that
         // reads something else records the reads it matched and goes on (`AccessTracker+ExpectedReads`).
         let expecting = foundNoChain && tracker.expect(dependenciesOf: self)
         var newValue = tracker.run { evaluate(object, tracker) }
-        // (No `Value?`: in this unspecialised code, an optional's tag is a call into its metadata.)
+        // (No `Held?`: in unspecialised code, an optional's tag is a call into its metadata.)
         var kept = newValue
         var isKept = false
         // (Closures, not a local function: one referenced as a value boxes what it captures.)
         let applied =
             expecting && tracker.readAllExpected
             && applySameReads(of: tracker, ticket: ticket) { applied in
-                exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
+                last?.with { exchange($0, applied, newValue, &kept, &isKept) }
                 if applied { tracker.remember(appliedBy: ObjectIdentifier(self), ticket: ticket) }
             }
         if !applied {
@@ -49,7 +95,7 @@ extension TypedKVOInfo {
             let leafKey = leafKey(of: accesses)
             withExtendedLifetime(object) {
                 prune(keeping: accesses, ticket: ticket, leafKey: leafKey) { applied in
-                    exchange(last, applied: applied, newValue: newValue, kept: &kept, isKept: &isKept)
+                    last?.with { exchange($0, applied, newValue, &kept, &isKept) }
                 }
             }
         }
@@ -65,6 +111,8 @@ extension TypedKVOInfo {
                 deliverReevaluated(object, old: old, new: new, priorFirst: priorFirst)
             }
         }
+        // (Not in a `defer`: outlined there, it retained the tracker to make it the spare.)
+        tracker.recycle()
     }
 
     /// The change record of a re-read (after its prior record, with `priorFirst`). With `.distinct`, nothing
@@ -77,21 +125,5 @@ extension TypedKVOInfo {
             deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
         }
         deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }
-    }
-
-    /// Under the striped lock: takes the value `last` keeps, if any, as the old one, and keeps `newValue`
-    /// in its place when the evaluation was `applied` (the newest).
-    private func exchange(
-        _ last: Unretained<Extras>?,
-        applied: Bool,
-        newValue: Value,
-        kept: inout Value,
-        isKept: inout Bool
-    ) {
-        guard let last else { return }
-        last.with { last in
-            if last.lastValue.copy(into: &kept) { isKept = true }
-            if applied { last.lastValue.keep(newValue) }
-        }
     }
 }

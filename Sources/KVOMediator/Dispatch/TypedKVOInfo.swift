@@ -101,11 +101,24 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// both read.
     func evaluate(_ object: Object, _ tracker: AccessTracker) -> Value {
         let value = read(object)
+        readDeclared(of: object, tracker)
+        return value
+    }
+
+    /// `evaluate` for a `Value` held as its bytes (see `readBytes`).
+    func evaluateBytes(_ object: Object, _ tracker: AccessTracker) -> TrivialValueBytes {
+        let bytes = readBytes(object)
+        readDeclared(of: object, tracker)
+        return bytes
+    }
+
+    /// Reads what is declared to affect the value, recursively, if the root declares anything.
+    @inline(__always)
+    private func readDeclared(of object: Object, _ tracker: AccessTracker) {
         if rootDeclares {
             // (The root object's registrar, which this registration holds: no retain of it.)
             _ = rootRegistrar.with { tracker.readDeclared(affecting: keyPath, of: object, on: $0) }
         }
-        return value
     }
 
     /// Reads the key path while tracking, subscribing to every observable slot it reads; or, for a key

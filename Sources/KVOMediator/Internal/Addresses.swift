@@ -236,6 +236,13 @@ struct ValueRoom {
     func move<Value>(as _: Value.Type) -> Value {
         raw.assumingMemoryBound(to: Value.self).move()
     }
+
+    /// Takes the value out of the room as its `size` bytes: a value of a trivial type that
+    /// `TrivialValueBytes.fits` (nothing to deinitialise), whose size is `size`.
+    @inline(__always)
+    func moveBytes(size: Int) -> TrivialValueBytes {
+        TrivialValueBytes(copying: raw, size: size)
+    }
 }
 
 /// A value of a trivial type (`_isPOD`: no references, so nothing to retain or deinitialise) of up to

@@ -265,3 +265,35 @@ final class SelfRelinkingPerson: KeyValueObservable {
         address = Address(city: "Gone")
     }
 }
+
+/// A box's sides, with computed properties whose values are small trivial types of each width a
+/// re-evaluation holds as bytes (1, 9, 24 and 32 bytes), and one too wide for that.
+final class Extent: KeyValueObservable, @unchecked Sendable {  // used by one thread at a time
+    struct Size: Equatable {
+        var width: Double
+        var height: Double
+        var depth: Double
+    }
+
+    struct Corners: Equatable {
+        var left: Int
+        var top: Int
+        var right: Int
+        var bottom: Int
+    }
+
+    struct Wide: Equatable {
+        var corners: Corners
+        var extra: Int
+    }
+
+    let kvoRegistrar = KVORegistrar()
+    @Observed var width = 0.0
+    @Observed var height = 0.0
+    @Observed var depth = 0.0
+    var isFlat: Bool { width == 0 || height == 0 || depth == 0 }
+    var wholeWidth: Int? { width > 0 ? Int(width) : nil }
+    var size: Size { Size(width: width, height: height, depth: depth) }
+    var corners: Corners { Corners(left: 0, top: 0, right: Int(width), bottom: Int(height)) }
+    var wide: Wide { Wide(corners: corners, extra: Int(depth)) }
+}
