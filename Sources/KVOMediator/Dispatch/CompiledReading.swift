@@ -46,6 +46,13 @@ extension TypedKVOInfo {
             reading(ObjectAddress(object), room)
             return room.moveBytes(size: MemoryLayout<Value>.size)
         }
+        return readBytesThroughValue(object)
+    }
+
+    /// `readBytes` through `read(_:)`. (Out of line: its room for a value of the generic type is then made
+    /// only when it runs.)
+    @inline(never)
+    private func readBytesThroughValue(_ object: Object) -> TrivialValueBytes {
         var bytes = TrivialValueBytes()
         bytes.store(read(object))
         return bytes

@@ -24,33 +24,45 @@ extension TypedKVOInfo {
         oldIsKept: Bool,
         priorFirst: Bool = false
     ) {
-        if TrivialValueBytes.fits(Value.self) {
-            reevaluate(
-                object,
-                old: old,
-                keeping: last,
-                oldIsKept: oldIsKept,
-                priorFirst: priorFirst,
-                evaluating: { evaluateBytes($0, $1) },
-                exchanging: { last, applied, newValue, kept, isKept in
-                    if last.lastValue.copy(into: &kept) { isKept = true }
-                    if applied { last.lastValue.keep(newValue) }
-                }
-            )
-        } else {
-            reevaluate(
-                object,
-                old: old,
-                keeping: last,
-                oldIsKept: oldIsKept,
-                priorFirst: priorFirst,
-                evaluating: { evaluate($0, $1) },
-                exchanging: { last, applied, newValue, kept, isKept in
-                    if last.lastValue.copy(into: &kept) { isKept = true }
-                    if applied { last.lastValue.keep(newValue) }
-                }
-            )
+        guard TrivialValueBytes.fits(Value.self) else {
+            return reevaluateValue(object, old: old, keeping: last, oldIsKept: oldIsKept, priorFirst: priorFirst)
         }
+        reevaluate(
+            object,
+            old: old,
+            keeping: last,
+            oldIsKept: oldIsKept,
+            priorFirst: priorFirst,
+            evaluating: { evaluateBytes($0, $1) },
+            exchanging: { last, applied, newValue, kept, isKept in
+                if last.lastValue.copy(into: &kept) { isKept = true }
+                if applied { last.lastValue.keep(newValue) }
+            }
+        )
+    }
+
+    /// `reevaluate(_:old:keeping:oldIsKept:priorFirst:)` holding the value as a `Value`. (Out of line: its
+    /// room for values of the generic type is then made only when it runs.)
+    @inline(never)
+    private func reevaluateValue(
+        _ object: Object,
+        old: ValueAddress?,
+        keeping last: Unretained<Extras>?,
+        oldIsKept: Bool,
+        priorFirst: Bool
+    ) {
+        reevaluate(
+            object,
+            old: old,
+            keeping: last,
+            oldIsKept: oldIsKept,
+            priorFirst: priorFirst,
+            evaluating: { evaluate($0, $1) },
+            exchanging: { last, applied, newValue, kept, isKept in
+                if last.lastValue.copy(into: &kept) { isKept = true }
+                if applied { last.lastValue.keep(newValue) }
+            }
+        )
     }
 
     /// `reevaluate(_:old:keeping:oldIsKept:priorFirst:)` with the value held as a `Held` (the `Value`, or

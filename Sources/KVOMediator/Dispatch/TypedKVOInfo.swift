@@ -370,6 +370,13 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             store()
             return reevaluate(object, old: nil, keeping: last, oldIsKept: true)
         }
+        evaluateAround(readingFirst: object, store: store)
+    }
+
+    /// `evaluateAround(_:store:)` with the old value read before the change. (Out of line: its room for a
+    /// value of the generic type is then made only when it runs.)
+    @inline(never)
+    private func evaluateAround(readingFirst object: Object, store: () -> Void) {
         let oldValue = readBeforeChange(object)
         store()
         if wantsOldValue {

@@ -259,6 +259,7 @@ struct TrivialValueBytes {
     static var capacity: Int { 32 }
 
     /// Whether values of `type` can be kept here.
+    @inline(__always)
     static func fits<Value>(_: Value.Type) -> Bool {
         _isPOD(Value.self) && MemoryLayout<Value>.size <= capacity && MemoryLayout<Value>.alignment <= 8
     }
