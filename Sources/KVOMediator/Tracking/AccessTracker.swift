@@ -21,6 +21,9 @@ final class AccessTracker: ReadRecorder {
         var undeclaredFields = RecentRing<(type: ObjectIdentifier, field: Int)>(capacity: AccessTracker.answersKept)
         var declaredReads: [DeclaredRead] = []
         var declaredAnswers = RecentRing<DeclaredAnswer>(capacity: AccessTracker.answersKept)
+        /// Answers an evaluation may still be reading that `declaredAnswers` does not hold (see
+        /// `declaredAnswer(affecting:of:)`), until the tracker is cleared.
+        var heldAnswers: [DeclaredAnswer] = []
     }
 
     var accesses: [Access] {
@@ -200,43 +203,38 @@ final class AccessTracker: ReadRecorder {
         // (Only for a registration, or a list of dependencies: probing what a key path reads, to announce a
         // change of it, is about that key path's own storage.)
         guard registration != nil || listsDependencies else { return false }
-        let answer = declaredAnswer(affecting: keyPath, of: object)
+        return declaredAnswer(affecting: keyPath, of: object).with { answer in
+            readDeclared(answer, of: object, on: registrar)
+        }
+    }
+
+    /// `readDeclared(affecting:of:on:)` with the class's answer, borrowed (see `declaredAnswer`).
+    private func readDeclared<Object: KeyValueObservable>(
+        _ answer: DeclaredAnswer,
+        of object: Object,
+        on registrar: KVORegistrar
+    ) -> Bool {
         guard !answer.declared.isEmpty else { return false }
         let id = ObjectIdentifier(object)
         // (By index: `zip` retained both arrays again. A declared key path is loaded only where it is
-        // used, which for an `@Observed` property read again is nowhere.)
+        // used, which for an `@Observed` property is nowhere.)
         for index in answer.declared.indices {
-            let field = answer.fields[index]
-            if let field {
-                if declaredReads.contains(where: { $0.isRead(of: id, field: field) }) { continue }
-                declaredReads.append(.field(object: id, offset: field))
-            } else {
-                let affecting = answer.declared[index]
-                if declaredReads.contains(where: { $0.isRead(of: id, keyPath: affecting) }) { continue }
-                declaredReads.append(.keyPath(object: id, affecting))
-            }
-            let before = readCount
             // One `@Observed` property: the read its getter reports, without running the getter by key path.
-            if let field {
+            // Its own declarations are read with it unless the read is a repeat, so a cycle of them ends.
+            if let field = answer.fields[index] {
                 readField(field, of: object, on: registrar) { answer.declared[index] }
-            } else {
-                _ = object[keyPath: answer.declared[index]]
+                continue
             }
+            // Any other key path: read once per evaluation (so a cycle ends), then what its class declares.
+            let affecting = answer.declared[index]
+            if declaredReads.contains(where: { $0.isRead(of: id, keyPath: affecting) }) { continue }
+            declaredReads.append(DeclaredRead(object: id, affecting))
+            let before = readCount
+            _ = object[keyPath: affecting]
             if readCount == before {
-                record(
-                    Access(
-                        registrar: registrar,
-                        slot: .keyPath(answer.declared[index]),
-                        objectType: type(of: object)
-                    )
-                )
+                record(Access(registrar: registrar, slot: .keyPath(affecting), objectType: type(of: object)))
             }
-            // What the class declares affecting that property (for a property, with the class's "nothing" kept).
-            if let field {
-                readDeclared(affecting: { answer.declared[index] }, field: field, of: object, on: registrar)
-            } else {
-                readDeclared(affecting: answer.declared[index], of: object, on: registrar)
-            }
+            readDeclared(affecting: affecting, of: object, on: registrar)
         }
         return true
     }
@@ -244,19 +242,27 @@ final class AccessTracker: ReadRecorder {
     /// What `object`'s class declares affecting `keyPath`: from the last few answers this tracker found
     /// (kept while it is recycled, as `undeclaredFields` are: per thread, looked up with no lock), else
     /// asked of the class and kept, replacing the oldest. None are kept with caches off.
+    ///
+    /// The answer is given unretained: this tracker holds it until it is cleared, which is after every
+    /// read that uses it. A kept answer that a newer one replaces meanwhile (a declared key path's own
+    /// declarations, read while the answer that declared it is read), and an answer not kept, are held in
+    /// `heldAnswers` until then.
     private func declaredAnswer<Object: KeyValueObservable>(
         affecting keyPath: AnyKeyPath,
         of object: Object
-    ) -> DeclaredAnswer {
+    ) -> Unretained<DeclaredAnswer> {
         let type = ObjectIdentifier(Swift.type(of: object))
         for index in fields.guarded.declaredAnswers.elements.indices
         where fields.guarded.declaredAnswers.elements[index].answers(keyPath, type: type) {
-            return fields.guarded.declaredAnswers.elements[index]
+            return Unretained(fields.guarded.declaredAnswers.elements[index])
         }
         let answer = DeclaredAnswer(affecting: keyPath, on: object)
-        guard Self.remembersUndeclaredFields else { return answer }
-        fields.guarded.declaredAnswers.keep(answer)
-        return answer
+        if !Self.remembersUndeclaredFields {
+            fields.guarded.heldAnswers.append(answer)
+        } else if let replaced = fields.guarded.declaredAnswers.keep(answer) {
+            fields.guarded.heldAnswers.append(replaced)
+        }
+        return Unretained(answer)
     }
 
     /// `readDeclared(affecting:of:)` for a read of the `@Observed` property at `field` of `object`,
@@ -324,6 +330,7 @@ final class AccessTracker: ReadRecorder {
         // (One by one: `removeAll(keepingCapacity:)` goes through `replaceSubrange`, 300 instructions.)
         while !accesses.isEmpty { accesses.removeLast() }
         while !declaredReads.isEmpty { declaredReads.removeLast() }
+        if !fields.guarded.heldAnswers.isEmpty { fields.guarded.heldAnswers.removeAll() }
         expectedCount = 0
         readCount = 0
         matching = .matched(0)

@@ -48,20 +48,20 @@ final class DeclaredAnswer {  // immutable; a class so that handing it out is on
     }
 }
 
-/// A declared dependency one evaluation has read (`AccessTracker.readDeclared(affecting:of:)`): each is
-/// read once, so that declarations that form a cycle end. An `@Observed` property is known by its object
-/// and storage (nothing to retain); any other key path by its object and the key path itself.
-enum DeclaredRead {
-    case field(object: ObjectIdentifier, offset: Int)
-    case keyPath(object: ObjectIdentifier, AnyKeyPath)
+/// A declared key path one evaluation has read (`AccessTracker.readDeclared(affecting:of:)`) that is not one
+/// `@Observed` property: each is read once, so that declarations that form a cycle end. (A property's
+/// read ends its cycle itself: a repeat reads no declarations.) Known by its object and the key path.
+struct DeclaredRead {
+    let object: ObjectIdentifier
+    let keyPath: AnyKeyPath
 
-    /// Whether this is the read of the property stored at `offset` of `object`.
-    func isRead(of object: ObjectIdentifier, field offset: Int) -> Bool {
-        if case .field(object, offset) = self { true } else { false }
+    init(object: ObjectIdentifier, _ keyPath: AnyKeyPath) {
+        self.object = object
+        self.keyPath = keyPath
     }
 
     /// Whether this is the read of `keyPath` (or one equal to it) of `object`.
     func isRead(of object: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
-        if case .keyPath(object, let read) = self { sameKeyPath(read, keyPath) } else { false }
+        self.object == object && sameKeyPath(self.keyPath, keyPath)
     }
 }

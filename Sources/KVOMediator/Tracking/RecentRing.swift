@@ -11,13 +11,16 @@ struct RecentRing<Element> {
         self.capacity = capacity
     }
 
-    /// Keeps `element`, replacing the oldest if the ring is full.
-    mutating func keep(_ element: Element) {
+    /// Keeps `element`, replacing the oldest if the ring is full; returns the one replaced, if any.
+    @discardableResult
+    mutating func keep(_ element: Element) -> Element? {
         if elements.count < capacity {
             elements.append(element)
-        } else {
-            elements[next] = element
-            next = (next + 1) % capacity
+            return nil
         }
+        let replaced = elements[next]
+        elements[next] = element
+        next = (next + 1) % capacity
+        return replaced
     }
 }
