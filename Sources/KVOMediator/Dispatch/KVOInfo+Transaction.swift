@@ -20,6 +20,18 @@ extension KVOInfo {
         return noted != nil
     }
 
+    /// A set of a direct registration's `@Observed` property at `field` in this thread's transaction, found
+    /// under the registrar's lock, which holds the registration (`notedSetInTransaction`): noted with the
+    /// value before the set, at `old`; whether it was (not once cancelled). Its record is delivered at the
+    /// end, inside its gate then (`deliverDeferredDirect`): the set itself enters no gate.
+    final func noteSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {
+        guard isDirect, !isCancelled else { return false }
+        let noted: Void? = TransactionChanges.withOnThisThread {
+            $0.noteSet(self, field: field, old: old, type: type, once: false)
+        }
+        return noted != nil
+    }
+
     /// The record of a direct registration at the transaction's end, from its old value kept as bytes
     /// and the bytes of its `@Observed` property at `field` now (a trivial value of `type`, `size` bytes):
     /// as a set delivers, with no generic code and nothing read through its key path. Nothing, with

@@ -225,6 +225,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         finishGivingPassBack()
     }
 
+    override final func notedSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {
+        noteSetInTransaction(field: field, old: old, type: type)
+    }
+
     override final func priorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         deliverPriorDirect(object: object, oldValue: oldValue, newValue: newValue, type: type)
     }

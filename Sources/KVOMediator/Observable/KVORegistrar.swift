@@ -345,18 +345,38 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // lock is needed to know that the slot is not quiet yet.)
         let (allDeferred, version) =
             ThreadContext.currentSays { $0.transactionDeferredAny } ? deferredAlready(field: field) : (false, 0)
-        // (The field tells a direct registration deferring its record where its new value will be.)
-        let outerField = ThreadContext.withCurrent { context in
-            defer { context.transactionSetField = field }
-            return context.transactionSetField
+        if notedDirectSet(field: field, oldValue: oldValue, type: type) {
+            store()
+        } else {
+            // (The field tells a direct registration deferring its record where its new value will be.)
+            let outerField = ThreadContext.withCurrent { context in
+                defer { context.transactionSetField = field }
+                return context.transactionSetField
+            }
+            announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+            ThreadContext.withCurrent { $0.transactionSetField = outerField }
         }
-        announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
-        ThreadContext.withCurrent { $0.transactionSetField = outerField }
         if allDeferred, version != 0, !ThreadContext.isAnnouncingDeath {
             ThreadContext.withCurrent { $0.quietSlot = (ObjectIdentifier(self), field, version) }
             // (Only on a flag that says "observed": a hint on an unobserved object would send its sets
             // down the setter's slow path.)
             _ = observerFlag.compareExchange(expected: 1, desired: 1 | Self._quietHint, ordering: .relaxed)
+        }
+    }
+
+    /// In this thread's transaction, a set of a slot whose one registration takes the setter's values and
+    /// notes the set itself under the lock, which holds it (a direct registration: `notedSetInTransaction`):
+    /// whether it did. Then the set only stores: no pass or gate, no prior record (that goes at the end).
+    @inline(__always)
+    private func notedDirectSet(field: Int, oldValue: ValueAddress, type: Any.Type) -> Bool {
+        spinLock.lock()
+        defer { spinLock.unlock() }
+        guard let index = entryIndex(forField: field), let single = state.unretainedOnlyInfo(at: index) else {
+            return false
+        }
+        return single.with {
+            $0.strategy(forField: field, of: self).takesSetterValues
+                && $0.notedSetInTransaction(field: field, old: oldValue, type: type)
         }
     }
 

@@ -198,6 +198,11 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// Whether this thread's transaction has deferred a record of this registration already.
     var isDeferredInTransaction: Bool { subclassOverrides() }
 
+    /// A set of the `@Observed` property at `field` in this thread's transaction, from the value at `old` (a
+    /// `type`), asked under the registrar's lock when this is the slot's one registration and takes the
+    /// setter's values: whether it noted the change for the transaction's end (a direct registration does).
+    func notedSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool { subclassOverrides() }
+
     /// The registration as a trace shows it (``KVOTrace``).
     var traced: KVOTraceEntry.Registration { subclassOverrides() }
 
