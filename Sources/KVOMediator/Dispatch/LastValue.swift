@@ -55,18 +55,29 @@ struct LastValue {
         isSet = true
     }
 
-    /// `copy(into:)` for a value held as its bytes (of the registration's type).
+    /// Under the registration's striped lock: takes the value kept, if any, into `kept` (saying so in
+    /// `isKept`), and keeps `newValue` in its place if `applied` (an evaluation that is the newest).
     @inline(__always)
-    func copy(into value: inout TrivialValueBytes) -> Bool {
-        guard isSet else { return false }
-        value = bytes
-        return true
+    mutating func exchange<Value>(applied: Bool, newValue: Value, kept: inout Value, isKept: inout Bool) {
+        if copy(into: &kept) { isKept = true }
+        if applied { keep(newValue) }
     }
 
-    /// `keep(_:)` for a value held as its bytes (of the registration's type).
+    /// `exchange` for a value held as its bytes (of the registration's type).
     @inline(__always)
-    mutating func keep(_ value: TrivialValueBytes) {
-        bytes = value
-        isSet = true
+    mutating func exchange(
+        applied: Bool,
+        newValue: TrivialValueBytes,
+        kept: inout TrivialValueBytes,
+        isKept: inout Bool
+    ) {
+        if isSet {
+            kept = bytes
+            isKept = true
+        }
+        if applied {
+            bytes = newValue
+            isSet = true
+        }
     }
 }

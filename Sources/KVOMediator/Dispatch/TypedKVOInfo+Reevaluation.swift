@@ -27,18 +27,11 @@ extension TypedKVOInfo {
         guard TrivialValueBytes.fits(Value.self) else {
             return reevaluateValue(object, old: old, keeping: last, oldIsKept: oldIsKept, priorFirst: priorFirst)
         }
-        reevaluate(
-            object,
-            old: old,
-            keeping: last,
-            oldIsKept: oldIsKept,
-            priorFirst: priorFirst,
-            evaluating: { evaluateBytes($0, $1) },
-            exchanging: { last, applied, newValue, kept, isKept in
-                if last.lastValue.copy(into: &kept) { isKept = true }
-                if applied { last.lastValue.keep(newValue) }
-            }
-        )
+        reevaluate(object, old: old, keeping: last, oldIsKept: oldIsKept, priorFirst: priorFirst) {
+            evaluateBytes($0, $1)
+        } exchanging: {
+            $0.lastValue.exchange(applied: $1, newValue: $2, kept: &$3, isKept: &$4)
+        }
     }
 
     /// `reevaluate(_:old:keeping:oldIsKept:priorFirst:)` holding the value as a `Value`. (Out of line: its
@@ -51,18 +44,11 @@ extension TypedKVOInfo {
         oldIsKept: Bool,
         priorFirst: Bool
     ) {
-        reevaluate(
-            object,
-            old: old,
-            keeping: last,
-            oldIsKept: oldIsKept,
-            priorFirst: priorFirst,
-            evaluating: { evaluate($0, $1) },
-            exchanging: { last, applied, newValue, kept, isKept in
-                if last.lastValue.copy(into: &kept) { isKept = true }
-                if applied { last.lastValue.keep(newValue) }
-            }
-        )
+        reevaluate(object, old: old, keeping: last, oldIsKept: oldIsKept, priorFirst: priorFirst) {
+            evaluate($0, $1)
+        } exchanging: {
+            $0.lastValue.exchange(applied: $1, newValue: $2, kept: &$3, isKept: &$4)
+        }
     }
 
     /// `reevaluate(_:old:keeping:oldIsKept:priorFirst:)` with the value held as a `Held` (the `Value`, or
