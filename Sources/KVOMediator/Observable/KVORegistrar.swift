@@ -345,7 +345,9 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         // lock is needed to know that the slot is not quiet yet.)
         let (allDeferred, version) =
             ThreadContext.currentSays { $0.transactionDeferredAny } ? deferredAlready(field: field) : (false, 0)
-        if notedDirectSet(field: field, oldValue: oldValue, type: type) {
+        spinLock.lock()
+        if notedDirectSetLocked(field: field, oldValue: oldValue, type: type) {
+            spinLock.unlock()
             store()
         } else {
             // (The field tells a direct registration deferring its record where its new value will be.)
@@ -353,7 +355,14 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
                 defer { context.transactionSetField = field }
                 return context.transactionSetField
             }
-            announceSet(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+            announceSetLocked(
+                field: field,
+                of: object,
+                oldValue: oldValue,
+                newValue: newValue,
+                type: type,
+                store: store
+            )
             ThreadContext.withCurrent { $0.transactionSetField = outerField }
         }
         if allDeferred, version != 0, !ThreadContext.isAnnouncingDeath {
@@ -364,13 +373,12 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
-    /// In this thread's transaction, a set of a slot whose one registration takes the setter's values and
-    /// notes the set itself under the lock, which holds it (a direct registration: `notedSetInTransaction`):
-    /// whether it did. Then the set only stores: no pass or gate, no prior record (that goes at the end).
+    /// In this thread's transaction, with the lock held, a set of a slot whose one registration takes the
+    /// setter's values and notes the set itself under the lock, which holds it (a direct registration:
+    /// `notedSetInTransaction`): whether it did. Then the set only stores: no pass or gate, no prior record
+    /// (that goes at the end).
     @inline(__always)
-    private func notedDirectSet(field: Int, oldValue: ValueAddress, type: Any.Type) -> Bool {
-        spinLock.lock()
-        defer { spinLock.unlock() }
+    private func notedDirectSetLocked(field: Int, oldValue: ValueAddress, type: Any.Type) -> Bool {
         guard let index = entryIndex(forField: field), let single = state.unretainedOnlyInfo(at: index) else {
             return false
         }
@@ -448,6 +456,19 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         store: () -> Void
     ) {
         spinLock.lock()
+        announceSetLocked(field: field, of: object, oldValue: oldValue, newValue: newValue, type: type, store: store)
+    }
+
+    /// `announceSet` with the lock held, which it gives back.
+    @inline(__always)
+    private func announceSetLocked(
+        field: Int,
+        of object: AnyObject,
+        oldValue: ValueAddress,
+        newValue: ValueAddress,
+        type: Any.Type,
+        store: () -> Void
+    ) {
         guard let index = entryIndex(forField: field) else {
             spinLock.unlock()
             return store()
