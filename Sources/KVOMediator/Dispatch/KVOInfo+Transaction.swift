@@ -22,14 +22,14 @@ extension KVOInfo {
 
     /// A set of a direct registration's `@Observed` property at `field` in this thread's transaction, found
     /// under the registrar's lock, which holds the registration (`notedSetInTransaction`): noted with the
-    /// value before the set, at `old`; whether it was (not once cancelled). Its record is delivered at the
-    /// end, inside its gate then (`deliverDeferredDirect`): the set itself enters no gate.
+    /// value before the set, at `old`, when that is kept as bytes; whether it was (not once cancelled). Its
+    /// record is delivered at the end, inside its gate then (`deliverDeferredDirect`): the set itself
+    /// enters no gate.
     final func noteSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {
         guard isDirect, !isCancelled else { return false }
-        let noted: Void? = TransactionChanges.withOnThisThread {
-            $0.noteSet(self, field: field, old: old, type: type, once: false)
-        }
-        return noted != nil
+        return TransactionChanges.withOnThisThread {
+            $0.noteSetAsBytes(self, field: field, old: old, type: type)
+        } ?? false
     }
 
     /// The record of a direct registration at the transaction's end, from its old value kept as bytes

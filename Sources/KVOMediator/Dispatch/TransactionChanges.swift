@@ -49,6 +49,11 @@ final class TransactionChanges {
 
     /// (Only this thread touches it: in a `GuardedFields`, with no runtime exclusivity check on each access.)
     private let owned = GuardedFields(guarded: State())
+
+    deinit {
+        // (Entries are left only by a thread that exits inside a transaction's body: their retains go too.)
+        for entry in owned.guarded.entries { entry.info.release() }
+    }
     private static var searchedEntries: Int { 8 }
 
     private var entries: [Entry] {
@@ -100,9 +105,23 @@ final class TransactionChanges {
     /// A set's change of `info`'s value, from the value before it at `old` (a `type`): `note`, for a value
     /// that is there to copy, with no getter to run (see `DeferredValue(at:type:)`). `once`: see `noteOnce`.
     func noteSet(_ info: KVOInfo, field: Int, old: ValueAddress, type: Any.Type, once: Bool) {
+        noteSet(info, field: field, old: old, type: type, once: once, size: bytesSize(of: type))
+    }
+
+    /// `noteSet` of a value kept as bytes (`TrivialValueBytes.fits`) only: false, with nothing noted, for
+    /// any other, so that a set noted under its registrar's lock boxes nothing there.
+    func noteSetAsBytes(_ info: KVOInfo, field: Int, old: ValueAddress, type: Any.Type) -> Bool {
+        let size = bytesSize(of: type)
+        guard size >= 0 else { return false }
+        noteSet(info, field: field, old: old, type: type, once: false, size: size)
+        return true
+    }
+
+    /// `noteSet` with the size of `type`'s values as bytes (-1: they are boxed).
+    @inline(__always)
+    private func noteSet(_ info: KVOInfo, field: Int, old: ValueAddress, type: Any.Type, once: Bool, size: Int) {
         let death = ThreadContext.isAnnouncingDeath
         if once ? position(of: info) != nil : noteAgain(info, death: death) { return }
-        let size = bytesSize(of: type)
         if size >= 0 {
             let bytes = TrivialValueBytes(copying: old.raw, size: size)
             append(info, field: field, bytes: bytes, type: type, size: size, death: death)
