@@ -225,6 +225,15 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         finishGivingPassBack()
     }
 
+    override final func mutateCollectionDirect(
+        object: AnyObject,
+        parts: _CollectionParts,
+        passed: Bool,
+        apply: () -> Void
+    ) {
+        deliverCollectionDirect(object: object, parts: parts, passed: passed, apply: apply)
+    }
+
     override final func notedSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {
         noteSetInTransaction(field: field, old: old, type: type)
     }

@@ -388,6 +388,36 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
+    /// The one registration of the `@Observed` property at `field`, if it is the only one and `qualifies`
+    /// (asked under the lock), entered into its gate under the lock as a set's is (see `announceSetLocked`),
+    /// with whether through this thread's pass (it leaves with `leave(passed:)`); nil otherwise, and when it
+    /// is cancelled.
+    func enteredOnly(
+        field: Int,
+        if qualifies: (SlotObserver) -> Bool
+    ) -> (Unretained<SlotObserver>, passed: Bool)? {
+        spinLock.lock()
+        guard let index = entryIndex(forField: field), let single = state.unretainedOnlyInfo(at: index),
+            single.with(qualifies)
+        else {
+            spinLock.unlock()
+            return nil
+        }
+        let entry = single.with { $0.tryPass() }
+        if _slowPath(entry == .refused) {
+            spinLock.unlock()
+            single.with { $0.givePassBack() }
+            return nil
+        }
+        let passed = entry == .entered
+        guard passed || single.with({ $0.tryEnter() }) else {
+            spinLock.unlock()
+            return nil
+        }
+        spinLock.unlock()
+        return (single, passed)
+    }
+
     /// Whether every registration of the slot at `field` has deferred a record in this thread's transaction
     /// already, and the count of registrations added then.
     private func deferredAlready(field: Int) -> (Bool, UInt64) {

@@ -256,6 +256,13 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
         subclassOverrides()
     }
 
+    /// A whole mutation of the collection at a slot whose one registration this is and takes its kind
+    /// (see `takesCollectionKind`), already inside the gate (entered under the registrar's lock, through
+    /// this thread's pass if `passed`): the prior record, `apply`, the change record; then it leaves the gate.
+    func mutateCollectionDirect(object: AnyObject, parts: _CollectionParts, passed: Bool, apply: () -> Void) {
+        subclassOverrides()
+    }
+
     /// After a collection mutation of that slot: the record with kind and indexes.
     func changeCollection<Object: AnyObject, Elements>(
         object: Object,
