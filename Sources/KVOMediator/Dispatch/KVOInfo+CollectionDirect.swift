@@ -5,7 +5,12 @@ extension KVOInfo {
     /// The prior record, `apply`, the change record; then leaves the gate (see
     /// ``SlotObserver/mutateCollectionDirect(object:parts:passed:apply:)``). A chain ending at the collection
     /// delivers with its observed object, loaded once in the gate; nothing once that object is gone.
-    final func deliverCollectionDirect(object: AnyObject, parts: _CollectionParts, passed: Bool, apply: () -> Void) {
+    final func deliverCollectionDirect(
+        object: AnyObject,
+        parts: inout _CollectionParts,
+        passed: Bool,
+        apply: () -> Void
+    ) {
         // (In a transaction each record is noted, the prior one before the mutation, as `announcedDirectly`
         // does for several registrations: through the gate again, which holds while this entry does.)
         if _slowPath(Self.transactionsMayRun) {
@@ -15,9 +20,9 @@ extension KVOInfo {
             return leave(passed: passed)
         }
         if isDirect {
-            collectionRecords(object: object, parts, apply)
+            collectionRecords(object: object, &parts, apply)
         } else if reachesLeaf(object), let root = self.object.load() {
-            collectionRecords(object: root, parts, apply)
+            collectionRecords(object: root, &parts, apply)
         } else {
             apply()
         }
@@ -26,18 +31,21 @@ extension KVOInfo {
 
     /// The prior record, `apply`, the change record, each delivered with `object`; inside the gate.
     @inline(__always)
-    private func collectionRecords(object: AnyObject, _ parts: _CollectionParts, _ apply: () -> Void) {
+    private func collectionRecords(object: AnyObject, _ parts: inout _CollectionParts, _ apply: () -> Void) {
         let keepsOld = options.contains(.old)
         if options.contains(.prior) {
             markDeliveredChange()
-            asCallback { callCollection(object: object, parts.keeping(old: keepsOld, new: false), isPrior: true) }
+            parts.withKept(old: keepsOld, new: false) { prior in
+                asCallback { callCollection(object: object, at: prior, isPrior: true) }
+            }
         }
         apply()
         // The prior callback may have cancelled this registration: then no change record.
         if !isCancelled {
             markDeliveredChange()
-            let parts = parts.keeping(old: keepsOld, new: options.contains(.new))
-            asCallback { callCollection(object: object, parts, isPrior: false) }
+            parts.withKept(old: keepsOld, new: options.contains(.new)) { change in
+                asCallback { callCollection(object: object, at: change, isPrior: false) }
+            }
         }
     }
 }

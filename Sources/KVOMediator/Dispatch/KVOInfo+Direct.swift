@@ -187,10 +187,13 @@ extension KVOInfo {
 
     /// Calls back with a collection mutation's record, in parts; inside the gate.
     final func callCollection(object: AnyObject, _ parts: _CollectionParts, isPrior: Bool) {
-        withUnsafePointer(to: parts) { partsPointer in
-            let parts = ValueAddress(partsPointer)
-            box?.with { $0.deliver($0, object, nil, parts, _CollectionParts.self, isPrior, self) }
-        }
+        withUnsafePointer(to: parts) { callCollection(object: object, at: ValueAddress($0), isPrior: isPrior) }
+    }
+
+    /// `callCollection` with the parts at `parts`.
+    @inline(__always)
+    final func callCollection(object: AnyObject, at parts: ValueAddress, isPrior: Bool) {
+        box?.with { $0.deliver($0, object, nil, parts, _CollectionParts.self, isPrior, self) }
     }
 
     /// Calls back with a whole record (of the registration's value type); inside the gate.

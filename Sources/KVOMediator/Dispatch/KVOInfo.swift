@@ -227,11 +227,11 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
 
     override final func mutateCollectionDirect(
         object: AnyObject,
-        parts: _CollectionParts,
+        parts: inout _CollectionParts,
         passed: Bool,
         apply: () -> Void
     ) {
-        deliverCollectionDirect(object: object, parts: parts, passed: passed, apply: apply)
+        deliverCollectionDirect(object: object, parts: &parts, passed: passed, apply: apply)
     }
 
     override final func notedSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {

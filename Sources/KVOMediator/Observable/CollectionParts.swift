@@ -8,8 +8,8 @@ struct _CollectionParts {
     @usableFromInline let kind: KVOChangeKind
     @usableFromInline let indexes: _KVOIndexes
     /// The removed and the inserted elements, each a collection of `type` (nil when not given).
-    @usableFromInline let old: ValueAddress?
-    @usableFromInline let new: ValueAddress?
+    @usableFromInline var old: ValueAddress?
+    @usableFromInline var new: ValueAddress?
     @usableFromInline let type: Any.Type
 
     @inlinable
@@ -24,6 +24,18 @@ struct _CollectionParts {
     /// The same parts without the removed elements (`old` false) or the inserted ones (`new` false).
     func keeping(old keepsOld: Bool, new keepsNew: Bool) -> _CollectionParts {
         _CollectionParts(kind: kind, indexes: indexes, old: keepsOld ? old : nil, new: keepsNew ? new : nil, type: type)
+    }
+
+    /// Calls `body` with the address of these parts without the removed elements (`old` false) or the
+    /// inserted ones (`new` false): these parts themselves, so changed for the call and restored after it
+    /// (a copy, as `keeping` makes, retains the indexes and releases them again).
+    @inline(__always)
+    mutating func withKept(old keepsOld: Bool, new keepsNew: Bool, _ body: (ValueAddress) -> Void) {
+        let (old, new) = (self.old, self.new)
+        if !keepsOld { self.old = nil }
+        if !keepsNew { self.new = nil }
+        withUnsafePointer(to: &self) { body(ValueAddress($0)) }
+        (self.old, self.new) = (old, new)
     }
 }
 

@@ -113,6 +113,11 @@ extension KVORegistrar {
         guard _hasObservers else {
             return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
         }
+        if let storage, let addresses,
+            announcedToSingle(of: object, keyPath, storage, kind: kind, indexes: indexes, addresses: addresses, apply)
+        {
+            return
+        }
         if let storage,
             announcedDirectly(
                 of: object,
@@ -185,16 +190,6 @@ extension KVORegistrar {
         _ apply: (inout Collection) -> Void
     ) -> Bool {
         guard Observed<Collection>.notifiesAutomatically(field: storage.field, of: object) else { return false }
-        if let addresses {
-            let parts = _CollectionParts(
-                kind: kind,
-                indexes: indexes,
-                old: addresses.removed,
-                new: addresses.inserted,
-                type: Collection.self
-            )
-            if announcedToSingle(of: object, keyPath, storage, parts: parts, apply) { return true }
-        }
         let infos = infos(for: .field(storage.field))
         let slotKey = LeafWord.slot(self, field: storage.field)
         // (Each registration borrowed from `infos`, which holds them: no reference counting per registration.)
@@ -243,25 +238,34 @@ extension KVORegistrar {
         return true
     }
 
-    /// `announcedDirectly`'s common case: a slot with one registration, which takes the collection's kind.
+    /// `announcedDirectly`'s common case, asked first: a slot with one registration, which takes the
+    /// collection's kind.
     /// It enters its gate under the lock, as a set's does (`enteredOnly`), and makes its records there: no
     /// copy of the list, no reference counting. False, with nothing done, otherwise.
+    @inline(__always)
     private func announcedToSingle<Object: KeyValueObservable, Collection>(
         of object: Object,
         _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
         _ storage: ObservedStorageField,
-        parts: _CollectionParts,
+        kind: KVOChangeKind,
+        indexes: _KVOIndexes,
+        addresses: (removed: ValueAddress?, inserted: ValueAddress?),
         _ apply: (inout Collection) -> Void
     ) -> Bool {
         let field = storage.field
+        guard Observed<Collection>.notifiesAutomatically(field: field, of: object) else { return false }
         let slotKey = LeafWord.slot(self, field: field)
         let entered = enteredOnly(field: field) { takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }
         guard let (single, passed) = entered else { return false }
-        single.with { info in
-            info.mutateCollectionDirect(object: object, parts: parts, passed: passed) {
-                applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
-            }
-        }
+        var parts = _CollectionParts(
+            kind: kind,
+            indexes: indexes,
+            old: addresses.removed,
+            new: addresses.inserted,
+            type: Collection.self
+        )
+        func applyMutation() { applyCollectionMutation(of: object, keyPath, storage, announced: true, apply) }
+        single.with { $0.mutateCollectionDirect(object: object, parts: &parts, passed: passed, apply: applyMutation) }
         return true
     }
 

@@ -392,6 +392,7 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
     /// (asked under the lock), entered into its gate under the lock as a set's is (see `announceSetLocked`),
     /// with whether through this thread's pass (it leaves with `leave(passed:)`); nil otherwise, and when it
     /// is cancelled.
+    @inline(__always)
     func enteredOnly(
         field: Int,
         if qualifies: (SlotObserver) -> Bool

@@ -259,7 +259,7 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// A whole mutation of the collection at a slot whose one registration this is and takes its kind
     /// (see `takesCollectionKind`), already inside the gate (entered under the registrar's lock, through
     /// this thread's pass if `passed`): the prior record, `apply`, the change record; then it leaves the gate.
-    func mutateCollectionDirect(object: AnyObject, parts: _CollectionParts, passed: Bool, apply: () -> Void) {
+    func mutateCollectionDirect(object: AnyObject, parts: inout _CollectionParts, passed: Bool, apply: () -> Void) {
         subclassOverrides()
     }
 
