@@ -47,6 +47,11 @@ extension KVOChange {
         holder: _KeyPathHolder?
     ) -> KVOChange<Value> {
         guard let type else { return new.unsafelyUnwrapped.load(as: KVOChange<Value>.self) }
+        // (A collection's record first: a comparison with a type that is not generic, where the next one
+        // looks up `Value`'s metadata.)
+        if type == _CollectionParts.self {
+            return _collectionRecord(at: new.unsafelyUnwrapped, isPrior: isPrior, holder: holder)
+        }
         if type == Value.self {
             return KVOChange(
                 settingFrom: old.map { $0.load(as: Value.self) },
@@ -54,9 +59,6 @@ extension KVOChange {
                 isPrior: isPrior,
                 holder: holder
             )
-        }
-        if type == _CollectionParts.self {
-            return _collectionRecord(at: new.unsafelyUnwrapped, isPrior: isPrior, holder: holder)
         }
         return KVOChange(
             settingFrom: old.map { $0.loadBoxed(as: type) as! Value },

@@ -10,6 +10,7 @@ extension KVORegistrar {
     /// indexes and elements: the property itself (also with custom storage, or with declared
     /// dependencies), or a chain or string key path ending at it (`slotKey`, ``collectionSlotKey(of:type:)``).
     /// A registration that wants whole values (a value stream) re-reads instead.
+    @inline(__always)
     func takesCollectionKind(_ info: SlotObserver, keyPath: AnyKeyPath, slotKey: LeafWord) -> Bool {
         guard !info.wantsWholeValues else { return false }
         // (A string key path of one property is direct too; its key path is its subscript's.)
