@@ -9,24 +9,31 @@ extension KVOInfo {
         object: AnyObject,
         parts: inout _CollectionParts,
         passed: Bool,
+        appliesInGate: Bool,
         apply: () -> Void
     ) {
-        // (In a transaction each record is noted, the prior one before the mutation, as `announcedDirectly`
-        // does for several registrations: through the gate again, which holds while this entry does.)
-        if _slowPath(Self.transactionsMayRun) {
+        // A mutation that may run code of the user's (Observation's willSet and didSet, for a class that
+        // bridges to it) runs outside the gate, as it did with several registrations: a cancel from that
+        // code must not wait for this entry. So does one in a transaction, where each record is noted (the
+        // prior one before the mutation). Each record then goes through the gate again.
+        if _slowPath(Self.transactionsMayRun || !appliesInGate) {
             if sendsPriorRecords || ThreadContext.isInTransaction { priorCollection(object: object, parts: parts) }
+            leave(passed: passed)
             apply()
             changeCollection(object: object, parts: parts)
-            return leave(passed: passed)
+            return
         }
         if isDirect {
             collectionRecords(object: object, &parts, apply)
+            leave(passed: passed)
         } else if reachesLeaf(object), let root = self.object.load() {
             collectionRecords(object: root, &parts, apply)
+            // (The observed object let go once out of the gate: its deinit may cancel this registration.)
+            withExtendedLifetime(root) { leave(passed: passed) }
         } else {
             apply()
+            leave(passed: passed)
         }
-        leave(passed: passed)
     }
 
     /// The prior record, `apply`, the change record, each delivered with `object`; inside the gate.

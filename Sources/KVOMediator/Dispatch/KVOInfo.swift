@@ -229,9 +229,16 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         object: AnyObject,
         parts: inout _CollectionParts,
         passed: Bool,
+        appliesInGate: Bool,
         apply: () -> Void
     ) {
-        deliverCollectionDirect(object: object, parts: &parts, passed: passed, apply: apply)
+        deliverCollectionDirect(
+            object: object,
+            parts: &parts,
+            passed: passed,
+            appliesInGate: appliesInGate,
+            apply: apply
+        )
     }
 
     override final func notedSetInTransaction(field: Int, old: ValueAddress, type: Any.Type) -> Bool {

@@ -252,7 +252,10 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     func _announceAppend(of element: Element) {
         // (`insert(_:at:)` without its check of the index, which is the count here.)
         let index = _withCurrent { $0.count }
-        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.append(element) }
+        // (Appended, unless a prior callback changed the array meanwhile: the records say `index`.)
+        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) {
+            if $0.count == index { $0.append(element) } else { $0.insert(element, at: index) }
+        }
     }
 
     @inlinable

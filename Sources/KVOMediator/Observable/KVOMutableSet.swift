@@ -112,20 +112,16 @@ public struct KVOMutableSet<Object: KeyValueObservable, Element: Hashable> {
     ) {
         // Nothing changes: nothing to write, nothing to announce.
         guard !(removed?.isEmpty ?? true) || !(inserted?.isEmpty ?? true) else { return }
-        // (The elements by address too, as an array proxy gives them: see `_CollectionParts`.)
-        _CollectionParts.withAddresses(of: removed, inserted) { removedAddress, insertedAddress in
-            object.kvoRegistrar.mutateCollection(
-                of: object,
-                keyPath: keyPath,
-                storage: storage,
-                kind: kind,
-                indexes: .none,
-                removed: removed,
-                inserted: inserted,
-                addresses: (removedAddress, insertedAddress),
-                apply: apply
-            )
-        }
+        object.kvoRegistrar.mutateCollection(
+            of: object,
+            keyPath: keyPath,
+            storage: storage,
+            kind: kind,
+            indexes: .none,
+            removed: removed,
+            inserted: inserted,
+            apply: apply
+        )
     }
 }
 

@@ -265,7 +265,18 @@ extension KVORegistrar {
             type: Collection.self
         )
         func applyMutation() { applyCollectionMutation(of: object, keyPath, storage, announced: true, apply) }
-        single.with { $0.mutateCollectionDirect(object: object, parts: &parts, passed: passed, apply: applyMutation) }
+        // (An array's mutation moves elements only: the proxy keeps those it removes until it has ended. A
+        // class bridged to Observation runs its willSet and didSet around it.)
+        let appliesInGate = !Object._reportsToObservation
+        single.with {
+            $0.mutateCollectionDirect(
+                object: object,
+                parts: &parts,
+                passed: passed,
+                appliesInGate: appliesInGate,
+                apply: applyMutation
+            )
+        }
         return true
     }
 

@@ -259,7 +259,14 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// A whole mutation of the collection at a slot whose one registration this is and takes its kind
     /// (see `takesCollectionKind`), already inside the gate (entered under the registrar's lock, through
     /// this thread's pass if `passed`): the prior record, `apply`, the change record; then it leaves the gate.
-    func mutateCollectionDirect(object: AnyObject, parts: inout _CollectionParts, passed: Bool, apply: () -> Void) {
+    /// `apply` runs inside the gate only if `appliesInGate`: if it runs no code of the user's.
+    func mutateCollectionDirect(
+        object: AnyObject,
+        parts: inout _CollectionParts,
+        passed: Bool,
+        appliesInGate: Bool,
+        apply: () -> Void
+    ) {
         subclassOverrides()
     }
 

@@ -137,42 +137,6 @@ import Testing
         )
     }
 
-    /// As for a set: once `unobserve` returns, even inside the mutation's prior callback, no callback of
-    /// that registration starts, whichever way the mutation reaches it.
-    @Test(arguments: [false, true])
-    func aPriorCallbackThatUnobservesGetsNoChangeRecord(besideAnotherRegistration: Bool) {
-        let playlist = Playlist()
-        playlist.songs = ["a"]
-        let observer = TestObserver()
-        let recorder = Recorder<[String]>()
-        let other = Recorder<[String]>()
-        observer.kvoController.observe(playlist, keyPath: \.songs, options: [.new, .prior]) {
-            observer,
-            playlist,
-            change in
-            recorder.append(change)
-            if change.isPrior { observer.kvoController.unobserve(playlist, keyPath: \.songs) }
-        }
-        let bystander = TestObserver()
-        if besideAnotherRegistration {
-            bystander.kvoController.observe(playlist, keyPath: \.songs, options: [.new]) { _, _, change in
-                other.append(change)
-            }
-        }
-        playlist.mutableArrayValue(for: \.songs).append("b")
-        playlist.mutableArrayValue(for: \.songs).append("c")
-        #expect(
-            recorder.changes == [change(\Playlist.songs, kind: .insertion, indexes: IndexSet(integer: 1), prior: true)]
-        )
-        let inserted = [
-            change(\Playlist.songs, kind: .insertion, new: ["b"], indexes: IndexSet(integer: 1)),
-            change(\Playlist.songs, kind: .insertion, new: ["c"], indexes: IndexSet(integer: 2)),
-        ]
-        #expect(other.changes == (besideAnotherRegistration ? inserted : []))
-        #expect(playlist.songs == ["a", "b", "c"])
-        withExtendedLifetime((observer, bystander)) {}
-    }
-
     @Test func withoutOldAndNewOnlyKindAndIndexesAreSent() {
         let (playlist, observer, recorder) = observedPlaylist(options: [])
         defer { withExtendedLifetime(observer) {} }

@@ -1,3 +1,4 @@
+import Foundation
 import KVOMediator
 
 /// Holds playlists, for chains that end at a collection: `\.playlist.songs`, `\.next?.songs`.
@@ -49,4 +50,34 @@ final class FarewellList: KeyValueObservable {
 /// The address of an array's element storage: the same before and after a mutation made in place.
 func bufferAddress<Element>(_ array: [Element]) -> UInt {
     array.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+}
+
+/// Owns a shelf and the token of its own `\.shelf.playlist.songs`: its deinit ends that registration (a
+/// chain whose observed object may go while a record of it is delivered).
+final class SelfWatchingPlaylistOwner: KeyValueObservable, @unchecked Sendable {  // set up on one thread
+    let kvoRegistrar = KVORegistrar()
+    @Observed var shelf = PlaylistShelf()
+    var token: KVOObservation?
+}
+
+/// A strong reference that a callback on any thread can let go of.
+final class StrongSlot<Object: AnyObject>: @unchecked Sendable {  // `held` is guarded by `lock`
+    private let lock = NSLock()
+    private var held: Object?
+
+    init(_ object: Object?) {
+        held = object
+    }
+
+    var object: Object? {
+        lock.withLock { held }
+    }
+
+    func clear() {
+        let released = lock.withLock { () -> Object? in
+            defer { held = nil }
+            return held
+        }
+        withExtendedLifetime(released) {}
+    }
 }
