@@ -229,8 +229,8 @@ extension KVOInfo {
             SwiftRuntime.processBarrier()
         }
         var passes = passHolders()
-        // (A pass of this thread: a deinit run by this thread's set, before its callback: it cannot wait
-        // for itself.)
+        // (A pass of this thread: a deinit run by this thread's set or proxy mutation, before its callback:
+        // it cannot wait for itself.)
         if (ThreadContext.currentIfPresent?.deliveryDepth ?? 0) == 0, !passes.contains(.thisThread) {
             var backoff = Backoff()
             while !passes.isEmpty || RegistrationGate(rawValue: gate.load(ordering: .acquiring)).inFlight > 0 {

@@ -13,9 +13,10 @@ import Synchronization
 /// or (called from inside a callback, where it must not wait) retained it for the last thread to
 /// leave the gate to release (the hold bit). So the notification fast path enters the gate under
 /// its registrar's lock and then uses the registration with no reference counting. A set of a
-/// property with one registration that takes the setter's values (direct, or a chain's leaf) enters
-/// through its thread's pass instead of the count, with no atomic operation (``GatePasses``); every
-/// rule above counts a pass as a callback in flight.
+/// property with one registration that takes the setter's values (direct, or a chain's leaf), and a
+/// proxy's mutation of a collection whose one registration takes its kind, enter through the thread's
+/// pass instead of the count, with no atomic operation (``GatePasses``); every rule above counts a pass
+/// as a callback in flight.
 @usableFromInline
 class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `state`: the striped lock
     /// Evaluations are numbered, so that an older one does not undo what a newer one subscribed to
