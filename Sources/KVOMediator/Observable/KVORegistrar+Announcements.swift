@@ -264,10 +264,15 @@ extension KVORegistrar {
             new: addresses.inserted,
             type: Collection.self
         )
-        func applyMutation() { applyCollectionMutation(of: object, keyPath, storage, announced: true, apply) }
         // (An array's mutation moves elements only: the proxy keeps those it removes until it has ended. A
         // class bridged to Observation runs its willSet and didSet around it.)
         let appliesInGate = !Object._reportsToObservation
+        func applyMutation() {
+            guard appliesInGate else {
+                return applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
+            }
+            storage.mutate(of: object, as: Collection.self, apply)
+        }
         single.with {
             $0.mutateCollectionDirect(
                 object: object,
