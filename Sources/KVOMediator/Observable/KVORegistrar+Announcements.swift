@@ -239,9 +239,8 @@ extension KVORegistrar {
     }
 
     /// `announcedDirectly`'s common case, asked first: a slot with one registration, which takes the
-    /// collection's kind.
-    /// It enters its gate under the lock, as a set's does (`enteredOnly`), and makes its records there: no
-    /// copy of the list, no reference counting. False, with nothing done, otherwise.
+    /// collection's kind. It enters its gate under the lock, as a set's does (`enteredOnly`), and makes its
+    /// records there: no copy of the list, no reference counting. False, with nothing done, otherwise.
     @inline(__always)
     private func announcedToSingle<Object: KeyValueObservable, Collection>(
         of object: Object,
