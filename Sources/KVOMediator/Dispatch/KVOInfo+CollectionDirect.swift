@@ -3,8 +3,9 @@
 /// that one entry of the gate, with no list of registrations and no reference counting.
 extension KVOInfo {
     /// The prior record, `apply`, the change record; then leaves the gate (see
-    /// ``SlotObserver/mutateCollectionDirect(object:parts:passed:apply:)``). A chain ending at the collection
-    /// delivers with its observed object, loaded once in the gate; nothing once that object is gone.
+    /// ``SlotObserver/mutateCollectionDirect(object:parts:passed:appliesInGate:apply:)``). A chain ending at
+    /// the collection delivers with its observed object, loaded once in the gate; nothing once that object
+    /// is gone.
     final func deliverCollectionDirect(
         object: AnyObject,
         parts: inout _CollectionParts,
