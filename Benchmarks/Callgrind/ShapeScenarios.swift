@@ -68,7 +68,22 @@ private func fanOut() -> [Scenario] {
             }
             forEachNewValue(iterations / observers) { model.x = $0 }
             withExtendedLifetime(watchers) { received.expect(iterations / observers * observers) }
-        }
+        },
+        // A list's rows each watching it: one append through the proxy, per observer.
+        Scenario("array_append_fanout_10.ours") { iterations in
+            let observers = 10
+            let model = filledList(List(), 1_000) { $0.items = $1 }
+            let received = Received()
+            let watchers = (0..<observers).map { _ in Watcher() }
+            for watcher in watchers {
+                watcher.kvoController.observe(model, keyPath: \.items, options: [.new, .old]) { _, _, change in
+                    received.record(change.newValue?.first)
+                }
+            }
+            let proxy = model.mutableArrayValue(for: \.items)
+            forEachNewValue(iterations / observers) { append($0, through: proxy) }
+            withExtendedLifetime(watchers) { received.expect(iterations / observers * observers) }
+        },
     ]
 }
 

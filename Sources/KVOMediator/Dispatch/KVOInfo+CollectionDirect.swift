@@ -1,5 +1,5 @@
 /// Delivering a proxy's mutation of an `@Observed` collection to the slot's one registration, entered
-/// under the registrar's lock as a set's is (`KVORegistrar.announcedToSingle`): its records made inside
+/// under the registrar's lock as a set's is (`KVORegistrar.mutateInGate`): its records made inside
 /// that one entry of the gate, with no list of registrations and no reference counting.
 extension KVOInfo {
     /// The prior record, `apply`, the change record; then leaves the gate (see

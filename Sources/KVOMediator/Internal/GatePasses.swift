@@ -13,12 +13,12 @@ import Darwin
 /// A set of a property with one registration that takes the setter's values (a direct one, or a typed
 /// chain whose leaf it is) finds it under its registrar's lock, and there it may instead write the
 /// registration's address into its thread's pass word (one per thread, readable by every thread), and
-/// clear it when done: two plain stores. So may a proxy's mutation of an `@Observed` collection whose one
-/// registration takes its kind (`KVORegistrar.enteredOnly`). A thread has one pass: a set inside such a
-/// callback enters through the count. Whoever must know whether a callback is in flight (a canceller that
-/// waits, one that leaves the release to the last thread out, that last thread) reads the count and every
-/// thread's pass (unless no thread ever took a pass into that gate, which the registration notes before
-/// the first is taken).
+/// clear it when done: two plain stores (`KVORegistrar.enterUnlocking`). So may a proxy's mutation of an
+/// `@Observed` array whose one registration takes its kind (`KVORegistrar.observers(ofCollectionAt:…)`).
+/// A thread has one pass: a set inside such a callback enters through the count. Whoever must know whether a
+/// callback is in flight (a canceller that waits, one that leaves the release to the last thread out, that
+/// last thread) reads the count and every thread's pass (unless no thread ever took a pass into that gate,
+/// which the registration notes before the first is taken).
 ///
 /// Why a canceller cannot miss a pass:
 /// - A pass is taken under a registrar's lock, and only while its table lists the registration. The first

@@ -113,16 +113,51 @@ extension KVORegistrar {
         guard _hasObservers else {
             return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
         }
-        if let storage, let addresses,
-            announcedToSingle(of: object, keyPath, storage, kind: kind, indexes: indexes, addresses: addresses, apply)
-        {
-            return
+        guard let storage else {
+            return mutateReadCollection(
+                of: object,
+                keyPath,
+                kind: kind,
+                indexes: indexes,
+                removed: removed,
+                inserted: inserted,
+                apply
+            )
         }
-        if let storage,
-            announcedDirectly(
+        // The `@Observed` property itself: its one read, known from its storage.
+        let field = storage.field
+        guard Observed<Collection>.notifiesAutomatically(field: field, of: object) else {
+            return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
+        }
+        let slotKey = LeafWord.slot(self, field: field)
+        // One registration taking the collection's kind, with the elements by address: in its gate, entered
+        // under the lock as a set's is. Otherwise the list, found under the same taking of the lock.
+        let observers: FieldObservers =
+            if addresses == nil {
+                .listed(infos(for: .field(field)))
+            } else {
+                observers(ofCollectionAt: field, keyPath: keyPath, slotKey: slotKey)
+            }
+        switch observers {
+        case .entered(let single, let passed):
+            mutateInGate(
                 of: object,
                 keyPath,
                 storage,
+                single,
+                passed: passed,
+                kind: kind,
+                indexes: indexes,
+                addresses: addresses.unsafelyUnwrapped,
+                apply
+            )
+        case .listed(let infos):
+            mutateListed(
+                of: object,
+                keyPath,
+                storage,
+                to: infos,
+                slotKey: slotKey,
                 kind: kind,
                 indexes: indexes,
                 removed: removed,
@@ -130,17 +165,68 @@ extension KVORegistrar {
                 addresses: addresses,
                 apply
             )
-        {
+        }
+    }
+
+    /// A mutation of the `@Observed` collection at `storage` (announced automatically) announced to `infos`,
+    /// its registrations but one that took it in its gate (`mutateInGate`). Out of line: the common case is
+    /// that one, which keeps its caller small.
+    @inline(never)
+    private func mutateListed<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        _ storage: ObservedStorageField,
+        to infos: SlotObservers,
+        slotKey: LeafWord,
+        kind: KVOChangeKind,
+        indexes: _KVOIndexes,
+        removed: Collection?,
+        inserted: Collection?,
+        addresses: (removed: ValueAddress?, inserted: ValueAddress?)?,
+        _ apply: (inout Collection) -> Void
+    ) {
+        if announcedDirectly(
+            of: object,
+            keyPath,
+            storage,
+            to: infos,
+            slotKey: slotKey,
+            kind: kind,
+            indexes: indexes,
+            removed: removed,
+            inserted: inserted,
+            addresses: addresses,
+            apply
+        ) {
             return
         }
-        let indexSet = indexes.indexSet
-        // The property's one read, known from its storage; any other key path's, by evaluating it.
-        let accesses =
-            if let storage {
-                [Access(registrar: self, slot: .field(storage.field), wrapped: keyPath, objectType: type(of: object))]
-            } else {
-                accesses(readBy: keyPath, on: object)
-            }
+        announceCollectionMutation(
+            of: object,
+            keyPath,
+            storage,
+            to: infos,
+            slotKey: slotKey,
+            kind: kind,
+            indexes: indexes,
+            removed: removed,
+            inserted: inserted,
+            apply
+        )
+    }
+
+    /// A mutation of a collection that is not an `@Observed` property's (custom storage, say), announced to
+    /// the registrations of what `keyPath` reads, found by evaluating it.
+    @inline(never)
+    private func mutateReadCollection<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        kind: KVOChangeKind,
+        indexes: _KVOIndexes,
+        removed: Collection?,
+        inserted: Collection?,
+        _ apply: (inout Collection) -> Void
+    ) {
+        let accesses = accesses(readBy: keyPath, on: object)
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
         // (One read of a slot whose wrapped property is of this collection's type: its storage is an
@@ -149,13 +235,39 @@ extension KVORegistrar {
             let wrapped = accesses[0].wrapped, type(of: wrapped).valueType == Collection.self,
             !Observed<Collection>.notifiesAutomatically(field: offset, of: object)
         {
-            return applyCollectionMutation(of: object, keyPath, storage, announced: false, apply)
+            return applyCollectionMutation(of: object, keyPath, nil, announced: false, apply)
         }
-        let infos = infos(readBy: accesses, keyPath: keyPath)
-        // Registrations whose value is this collection (its property, also with custom storage, or a
-        // chain or string key path ending at it) get its kind and indexes; the rest, and those that want
-        // whole values, re-read (see `takesCollectionKind`).
-        let slotKey = collectionSlotKey(of: accesses, type: Collection.self)
+        return announceCollectionMutation(
+            of: object,
+            keyPath,
+            nil,
+            to: infos(readBy: accesses, keyPath: keyPath),
+            slotKey: collectionSlotKey(of: accesses, type: Collection.self),
+            kind: kind,
+            indexes: indexes,
+            removed: removed,
+            inserted: inserted,
+            apply
+        )
+    }
+
+    /// A mutation announced to `infos`, the registrations of what `keyPath` reads: those whose value is
+    /// this collection (its property, also with custom storage, or a chain or string key path ending at it:
+    /// `slotKey`) get its kind and indexes; the rest, and those that want whole values, re-read (see
+    /// `takesCollectionKind`).
+    private func announceCollectionMutation<Object: KeyValueObservable, Collection>(
+        of object: Object,
+        _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
+        _ storage: ObservedStorageField?,
+        to infos: some Swift.Collection<SlotObserver>,
+        slotKey: LeafWord,
+        kind: KVOChangeKind,
+        indexes: _KVOIndexes,
+        removed: Collection?,
+        inserted: Collection?,
+        _ apply: (inout Collection) -> Void
+    ) {
+        let indexSet = indexes.indexSet
         let captured = announceBefore(to: infos) { info in
             guard takesCollectionKind(info, keyPath: keyPath, slotKey: slotKey) else { return false }
             info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
@@ -173,15 +285,17 @@ extension KVORegistrar {
         }
     }
 
-    /// A mutation of the `@Observed` collection at `storage` whose every registration takes its kind and
-    /// indexes (the property's own, chains and string key paths ending at it): announced from the
-    /// mutation's own elements, with no list of reads, of registrations or of captured values. False,
-    /// with nothing done, when some registration re-reads (a computed property, a value stream) or the
-    /// property is announced by hand.
+    /// A mutation of the `@Observed` collection at `storage` (announced automatically) whose every
+    /// registration, in `infos`, takes its kind and indexes (the property's own, chains and string key paths
+    /// ending at it, `slotKey`): announced from the mutation's own elements, with no list of reads or of
+    /// captured values. False, with nothing done, when there is none or some registration re-reads (a
+    /// computed property, a value stream).
     private func announcedDirectly<Object: KeyValueObservable, Collection>(
         of object: Object,
         _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
         _ storage: ObservedStorageField,
+        to infos: SlotObservers,
+        slotKey: LeafWord,
         kind: KVOChangeKind,
         indexes: _KVOIndexes,
         removed: Collection?,
@@ -189,9 +303,6 @@ extension KVORegistrar {
         addresses: (removed: ValueAddress?, inserted: ValueAddress?)?,
         _ apply: (inout Collection) -> Void
     ) -> Bool {
-        guard Observed<Collection>.notifiesAutomatically(field: storage.field, of: object) else { return false }
-        let infos = infos(for: .field(storage.field))
-        let slotKey = LeafWord.slot(self, field: storage.field)
         // (Each registration borrowed from `infos`, which holds them: no reference counting per registration.)
         guard !infos.isEmpty, infos.allUnretained({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) })
         else {
@@ -238,24 +349,22 @@ extension KVORegistrar {
         return true
     }
 
-    /// `announcedDirectly`'s common case, asked first: a slot with one registration, which takes the
-    /// collection's kind. It enters its gate under the lock, as a set's does (`enteredOnly`), and makes its
-    /// records there: no copy of the list, no reference counting. False, with nothing done, otherwise.
+    /// A mutation of the `@Observed` collection at `storage` announced to its one registration, `single`,
+    /// which takes the collection's kind and was entered into its gate under the lock (with `passed`: see
+    /// `observers(ofCollectionAt:keyPath:slotKey:)`): its records are made there, from the elements by
+    /// address, with no copy of the list and no reference counting.
     @inline(__always)
-    private func announcedToSingle<Object: KeyValueObservable, Collection>(
+    private func mutateInGate<Object: KeyValueObservable, Collection>(
         of object: Object,
         _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
         _ storage: ObservedStorageField,
+        _ single: Unretained<SlotObserver>,
+        passed: Bool,
         kind: KVOChangeKind,
         indexes: _KVOIndexes,
         addresses: (removed: ValueAddress?, inserted: ValueAddress?),
         _ apply: (inout Collection) -> Void
-    ) -> Bool {
-        let field = storage.field
-        guard Observed<Collection>.notifiesAutomatically(field: field, of: object) else { return false }
-        let slotKey = LeafWord.slot(self, field: field)
-        let entered = enteredOnly(field: field) { takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }
-        guard let (single, passed) = entered else { return false }
+    ) {
         var parts = _CollectionParts(
             kind: kind,
             indexes: indexes,
@@ -281,7 +390,6 @@ extension KVORegistrar {
                 apply: applyMutation
             )
         }
-        return true
     }
 
     /// Writes a collection mutation: in place in `storage`, reported to Observation around it as the

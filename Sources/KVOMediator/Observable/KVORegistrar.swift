@@ -388,22 +388,13 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
         }
     }
 
-    /// The one registration of the `@Observed` property at `field`, if it is the only one and `qualifies`
-    /// (asked under the lock), entered into its gate under the lock as a set's is (see `announceSetLocked`),
-    /// with whether through this thread's pass (it leaves with `leave(passed:)`); nil otherwise, and when it
-    /// is cancelled.
+    /// Enters the gate of `single`, the one registration of a slot, with the lock held, and releases the
+    /// lock: through this thread's pass (see `GatePasses`), else by the count. True through the pass (it
+    /// leaves with `leave(passed: true)`), false by the count; nil when cancelled (the only registration
+    /// here: nobody to tell). Inside the gate it stays allocated (see `KVOInfo`), so it is used from here on
+    /// with no reference counting and no copy of the table.
     @inline(__always)
-    func enteredOnly(
-        field: Int,
-        if qualifies: (SlotObserver) -> Bool
-    ) -> (Unretained<SlotObserver>, passed: Bool)? {
-        spinLock.lock()
-        guard let index = entryIndex(forField: field), let single = state.unretainedOnlyInfo(at: index),
-            single.with(qualifies)
-        else {
-            spinLock.unlock()
-            return nil
-        }
+    private func enterUnlocking(_ single: Unretained<SlotObserver>) -> Bool? {
         let entry = single.with { $0.tryPass() }
         if _slowPath(entry == .refused) {
             spinLock.unlock()
@@ -416,7 +407,36 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             return nil
         }
         spinLock.unlock()
-        return (single, passed)
+        return passed
+    }
+
+    /// The registrations of the `@Observed` property at `field`, as a change of it is announced to them.
+    enum FieldObservers {
+        /// Its one registration, which qualified, inside its gate (see `enterUnlocking`).
+        case entered(Unretained<SlotObserver>, passed: Bool)
+        /// Its registrations otherwise: none, several, or one that did not qualify (a cancelled one is none).
+        case listed(SlotObservers)
+    }
+
+    /// The registrations of the `@Observed` collection at `field`, found under one taking of the lock: its one
+    /// registration entered into its gate there, as a set's is (see `announceSetLocked`), if it is the only
+    /// one and takes the collection's kind (`takesCollectionKind`, asked under the lock); else the list.
+    @inline(__always)
+    func observers(ofCollectionAt field: Int, keyPath: AnyKeyPath, slotKey: LeafWord) -> FieldObservers {
+        spinLock.lock()
+        guard let index = entryIndex(forField: field) else {
+            spinLock.unlock()
+            return .listed(SlotObservers())
+        }
+        if let single = state.unretainedOnlyInfo(at: index),
+            single.with({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) })
+        {
+            guard let passed = enterUnlocking(single) else { return .listed(SlotObservers()) }
+            return .entered(single, passed: passed)
+        }
+        let infos = infosLocked(at: index)
+        spinLock.unlock()
+        return .listed(infos)
     }
 
     /// Whether every registration of the slot at `field` has deferred a record in this thread's transaction
@@ -504,37 +524,24 @@ public final class KVORegistrar: @unchecked Sendable {  // `state`, `weakLinks`:
             spinLock.unlock()
             return store()
         }
-        // The common case: one registration of exactly this property. It enters its gate under the
-        // lock, where the table still holds it; inside the gate it stays allocated (see `KVOInfo`),
-        // so it is used from here on with no reference counting and no copy of the table.
+        // The common case: one registration of exactly this property, entered into its gate under the lock,
+        // where the table still holds it (`enterUnlocking`).
         if let single = state.unretainedOnlyInfo(at: index) {
             let strategy = single.with { $0.strategy(forField: field, of: self) }
             guard strategy.takesSetterValues else {
                 let link = LinkChange(object, self, field, (oldValue, newValue), type, strategy)
                 return announceUnlocking(to: single, link: link, store: store)
             }
-            // Through this thread's pass into its gate, with no atomic operation (see `GatePasses`).
-            let entry = single.with { $0.tryPass() }
-            if _slowPath(entry == .refused) {
-                // (Cancelled, and the only registration here: nothing to tell.)
-                spinLock.unlock()
-                single.with { $0.givePassBack() }
-                return store()
-            }
-            let passed = entry == .entered
-            if passed || single.with({ $0.tryEnter() }) {
-                spinLock.unlock()
-                single.with { info in
-                    info.setDirect(
-                        object: object,
-                        oldValue: oldValue,
-                        newValue: newValue,
-                        type: type,
-                        passed: passed,
-                        store: store
-                    )
-                }
-                return
+            guard let passed = enterUnlocking(single) else { return store() }
+            return single.with { info in
+                info.setDirect(
+                    object: object,
+                    oldValue: oldValue,
+                    newValue: newValue,
+                    type: type,
+                    passed: passed,
+                    store: store
+                )
             }
         }
         let infos = infosLocked(at: index)
