@@ -101,8 +101,10 @@ final class PendingElementRecords<Value: Sendable>: @unchecked Sendable {  // th
     private static func allSame(_ old: [Value], _ new: [Value], _ same: _SameValues) -> Bool {
         guard old.count == new.count else { return false }
         for index in old.indices {
-            let equal = withUnsafePointer(to: old[index]) { old in
-                withUnsafePointer(to: new[index]) { new in same(ValueAddress(old), ValueAddress(new), Value.self) }
+            let equal = _withUnprotectedUnsafePointer(to: old[index]) { old in
+                _withUnprotectedUnsafePointer(to: new[index]) { new in
+                    same(ValueAddress(old), ValueAddress(new), Value.self)
+                }
             }
             if !equal { return false }
         }

@@ -69,8 +69,10 @@ struct MergedRecords<Value: Sendable>: @unchecked Sendable {  // immutable; `sam
     /// went out already).
     func delivered(prior: KVOChange<Value>?, change: KVOChange<Value>?, owed: Bool) -> [KVOChange<Value>]? {
         if !owed, let change, let same, var old = change.oldValue, var new = change.newValue {
-            let unchanged = withUnsafePointer(to: &old) { old in
-                withUnsafePointer(to: &new) { new in same(ValueAddress(old), ValueAddress(new), Value.self) }
+            let unchanged = _withUnprotectedUnsafePointer(to: &old) { old in
+                _withUnprotectedUnsafePointer(to: &new) { new in
+                    same(ValueAddress(old), ValueAddress(new), Value.self)
+                }
             }
             if unchanged { return nil }
         }

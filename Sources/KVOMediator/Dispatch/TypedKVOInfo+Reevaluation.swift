@@ -99,10 +99,10 @@ extension TypedKVOInfo {
         }
         // By address, as a set's values are: the record is built where the callback's types are
         // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
-        withUnsafePointer(to: newValue) { newPointer in
+        _withUnprotectedUnsafePointer(to: newValue) { newPointer in
             let new = ValueAddress(newPointer)
             if oldIsKept, isKept {
-                withUnsafePointer(to: kept) { oldPointer in
+                _withUnprotectedUnsafePointer(to: kept) { oldPointer in
                     deliverReevaluated(object, old: ValueAddress(oldPointer), new: new, priorFirst: priorFirst)
                 }
             } else {

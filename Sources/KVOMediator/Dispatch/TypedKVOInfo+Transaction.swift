@@ -25,7 +25,7 @@ extension TypedKVOInfo {
         }
         if isDirect {
             var new = untracked { read(object) }
-            withUnsafeMutablePointer(to: &new) { newPointer in
+            _withUnprotectedUnsafeMutablePointer(to: &new) { newPointer in
                 let new = ValueAddress(UnsafePointer(newPointer))
                 withOld(boxedOld) { deliverDeferredSetting(object, old: $0, new: new) }
             }
@@ -43,9 +43,9 @@ extension TypedKVOInfo {
         guard let boxed else { return body(nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
-                withUnsafePointer(to: old) { body(ValueAddress($0)) }
+                _withUnprotectedUnsafePointer(to: old) { body(ValueAddress($0)) }
             } else if let old = old as? Value {
-                withUnsafePointer(to: old) { body(ValueAddress($0)) }
+                _withUnprotectedUnsafePointer(to: old) { body(ValueAddress($0)) }
             } else {
                 body(nil)
             }

@@ -136,6 +136,13 @@ struct ObjectAddress: Equatable {
 /// set). It is loaded only as the type it was made with: that type travels beside it (`type:` in
 /// `_Delivery`, `LinkChange`), or the callee's contract fixes it (a whole `KVOChange` of the callback's
 /// value type).
+///
+/// The library takes such addresses with the standard library's `_withUnprotectedUnsafePointer(to:)`
+/// family: the same calls, without the stack protector that `withUnsafePointer(to:)` arms for a local
+/// (a canary written and checked in each function that takes one, and in each thunk that the compiler
+/// merges into such a function). What is behind an address is one value, read or written only as its own
+/// type, never as a buffer indexed past it, so a canary has nothing to guard. A real buffer keeps it
+/// (`withUnsafeTemporaryAllocation` in `TypedKVOInfo+Links.swift`).
 @usableFromInline
 @frozen
 struct ValueAddress {
@@ -214,7 +221,7 @@ struct ValueRoom {
     /// Calls `body` with the room of `value`, an initialised variable (into which `assign` writes).
     @inline(__always)
     static func of<Value, Result>(_ value: inout Value, _ body: (ValueRoom) -> Result) -> Result {
-        withUnsafeMutablePointer(to: &value) { body(ValueRoom(raw: UnsafeMutableRawPointer($0))) }
+        _withUnprotectedUnsafeMutablePointer(to: &value) { body(ValueRoom(raw: UnsafeMutableRawPointer($0))) }
     }
 
     /// Puts `value` in the room, which is uninitialised.
@@ -269,7 +276,7 @@ struct TrivialValueBytes {
     @inline(__always)
     func withValue<Value>(as _: Value.Type, _ body: (Value) -> Void) {
         assert(Self.fits(Value.self))
-        withUnsafeBytes(of: words) {
+        _withUnprotectedUnsafeBytes(of: words) {
             body($0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
         }
     }
@@ -285,7 +292,7 @@ struct TrivialValueBytes {
             words.0 = address.loadUnaligned(as: UInt64.self)
             return
         }
-        withUnsafeMutableBytes(of: &words) {
+        _withUnprotectedUnsafeMutableBytes(of: &words) {
             $0.baseAddress.unsafelyUnwrapped.copyMemory(from: address, byteCount: size)
         }
     }
@@ -294,14 +301,14 @@ struct TrivialValueBytes {
     /// `ValueAddress`).
     @inline(__always)
     func withAddress<Result>(_ body: (ValueAddress) -> Result) -> Result {
-        withUnsafeBytes(of: words) { body(ValueAddress(raw: $0.baseAddress.unsafelyUnwrapped)) }
+        _withUnprotectedUnsafeBytes(of: words) { body(ValueAddress(raw: $0.baseAddress.unsafelyUnwrapped)) }
     }
 
     /// Keeps `value`, over whatever was kept (trivial: a copy of bytes).
     @inline(__always)
     mutating func store<Value>(_ value: Value) {
         assert(Self.fits(Value.self))
-        withUnsafeMutableBytes(of: &words) {
+        _withUnprotectedUnsafeMutableBytes(of: &words) {
             _ = $0.baseAddress.unsafelyUnwrapped.initializeMemory(as: Value.self, to: value)
         }
     }

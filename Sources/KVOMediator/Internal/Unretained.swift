@@ -86,7 +86,7 @@ func _withLent<Value, Object: AnyObject>(
     asFirstReferenceOf value: inout Value,
     _ body: (Value) -> Void
 ) {
-    withUnsafeMutablePointer(to: &value) { pointer in
+    _withUnprotectedUnsafeMutablePointer(to: &value) { pointer in
         let first = UnsafeMutableRawPointer(pointer)
         assert(first.load(as: UInt.self) == 0)
         first.storeBytes(of: Unmanaged.passUnretained(lent), as: Unmanaged<Object>.self)

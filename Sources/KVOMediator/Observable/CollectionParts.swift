@@ -34,7 +34,7 @@ struct _CollectionParts {
         let (old, new) = (self.old, self.new)
         if !keepsOld { self.old = nil }
         if !keepsNew { self.new = nil }
-        withUnsafePointer(to: &self) { body(ValueAddress($0)) }
+        _withUnprotectedUnsafePointer(to: &self) { body(ValueAddress($0)) }
         (self.old, self.new) = (old, new)
     }
 }
@@ -50,9 +50,9 @@ extension _CollectionParts {
     ) {
         func withInserted(_ removedAddress: ValueAddress?) {
             guard let inserted else { return body(removedAddress, nil) }
-            withUnsafePointer(to: inserted) { body(removedAddress, ValueAddress($0)) }
+            _withUnprotectedUnsafePointer(to: inserted) { body(removedAddress, ValueAddress($0)) }
         }
         guard let removed else { return withInserted(nil) }
-        withUnsafePointer(to: removed) { withInserted(ValueAddress($0)) }
+        _withUnprotectedUnsafePointer(to: removed) { withInserted(ValueAddress($0)) }
     }
 }

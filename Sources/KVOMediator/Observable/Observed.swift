@@ -149,8 +149,8 @@ public struct Observed<Value> {
         }
         // Values go to the registrar by address: nothing generic runs on the notification path.
         let oldValue = storage.pointee
-        withUnsafePointer(to: oldValue) { oldPointer in
-            withUnsafePointer(to: newValue) { newPointer in
+        _withUnprotectedUnsafePointer(to: oldValue) { oldPointer in
+            _withUnprotectedUnsafePointer(to: newValue) { newPointer in
                 registrar._change(
                     field: field,
                     of: object,

@@ -128,8 +128,8 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
         }
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else { return store() }
-        withUnsafePointer(to: oldValue) { old in
-            withUnsafePointer(to: newValue) { new in
+        _withUnprotectedUnsafePointer(to: oldValue) { old in
+            _withUnprotectedUnsafePointer(to: newValue) { new in
                 registrar._change(
                     field: field,
                     of: object,
