@@ -109,12 +109,15 @@ extension KVOInfo {
         passed: Bool,
         store: () -> Void
     ) {
-        // (One test for both on the common path, which is inlined into the set's path twice.)
-        if _slowPath(Self.transactionsMayRun || options.contains(.distinct)) {
-            if Self.transactionsMayRun, deferredInTransaction(old: oldValue, type: type) {
+        // (One test for both on the common path, which is inlined into the set's path twice; each loaded
+        // once, where asking again loaded the atomic and the options again.)
+        let transactionsMayRun = Self.transactionsMayRun
+        let distinct = options.contains(.distinct)
+        if _slowPath(transactionsMayRun || distinct) {
+            if transactionsMayRun, deferredInTransaction(old: oldValue, type: type) {
                 return storeUnchanged(store, passed: passed)
             }
-            if changesNothing(old: oldValue, new: newValue, type: type) {
+            if distinct, isSame(oldValue, newValue, type: type) {
                 return storeUnchanged(store, passed: passed)
             }
         }

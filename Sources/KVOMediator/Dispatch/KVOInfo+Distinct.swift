@@ -20,9 +20,10 @@ extension KVOInfo {
         leave(passed: passed)
     }
 
-    /// (A weak referent's death is a change even though both values read nil: the referent is gone.)
+    /// `changesNothing` without the test of the option, for a caller that made it. (A weak referent's death
+    /// is a change even though both values read nil: the referent is gone.)
     @inline(__always)
-    private func isSame(_ old: ValueAddress?, _ new: ValueAddress?, type: Any.Type) -> Bool {
+    final func isSame(_ old: ValueAddress?, _ new: ValueAddress?, type: Any.Type) -> Bool {
         guard let old, let new, let extras = unretainedExtras else { return false }
         return (extras.with { $0.sameValues?(old, new, type) } ?? false) && !ThreadContext.isAnnouncingDeath
     }
