@@ -101,8 +101,8 @@ final class PendingElementRecords<Value: Sendable>: @unchecked Sendable {  // th
     private static func allSame(_ old: [Value], _ new: [Value], _ same: _SameValues) -> Bool {
         guard old.count == new.count else { return false }
         for index in old.indices {
-            let equal = _withUnprotectedUnsafePointer(to: old[index]) { old in
-                _withUnprotectedUnsafePointer(to: new[index]) { new in
+            let equal = _withValuePointer(to: old[index]) { old in
+                _withValuePointer(to: new[index]) { new in
                     same(ValueAddress(old), ValueAddress(new), Value.self)
                 }
             }

@@ -24,13 +24,13 @@ final class DeferredCollectionChange {
         func withNew(_ oldAddress: ValueAddress?) {
             guard let new else { return body(parts(oldAddress, nil)) }
             func open<Elements>(_ elements: Elements) {
-                _withUnprotectedUnsafePointer(to: elements) { body(parts(oldAddress, ValueAddress($0))) }
+                _withValuePointer(to: elements) { body(parts(oldAddress, ValueAddress($0))) }
             }
             _openExistential(new, do: open)
         }
         guard let old else { return withNew(nil) }
         func open<Elements>(_ elements: Elements) {
-            _withUnprotectedUnsafePointer(to: elements) { withNew(ValueAddress($0)) }
+            _withValuePointer(to: elements) { withNew(ValueAddress($0)) }
         }
         _openExistential(old, do: open)
     }

@@ -190,7 +190,7 @@ extension KVOInfo {
 
     /// Calls back with a collection mutation's record, in parts; inside the gate.
     final func callCollection(object: AnyObject, _ parts: _CollectionParts, isPrior: Bool) {
-        _withUnprotectedUnsafePointer(to: parts) {
+        _withValuePointer(to: parts) {
             callCollection(object: object, at: ValueAddress($0), isPrior: isPrior)
         }
     }
@@ -204,7 +204,7 @@ extension KVOInfo {
     /// Calls back with a whole record (of the registration's value type); inside the gate.
     @inline(__always)
     final func callRecord<Value>(object: AnyObject, _ change: KVOChange<Value>) {
-        _withUnprotectedUnsafePointer(to: change) { recordPointer in
+        _withValuePointer(to: change) { recordPointer in
             let record = ValueAddress(recordPointer)
             box?.with { $0.deliver($0, object, nil, record, nil, change.isPrior, self) }
         }

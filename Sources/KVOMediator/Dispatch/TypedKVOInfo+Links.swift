@@ -58,7 +58,7 @@ extension TypedKVOInfo {
             }
             let last = steps[count - 1]
             let oldValue = leafValue(of: last.oldObject, last)
-            _withUnprotectedUnsafePointer(to: oldValue) { oldPointer in
+            _withValuePointer(to: oldValue) { oldPointer in
                 let old = ValueAddress(oldPointer)
                 finish(link, steps, count, object: object, old: old, store: store)
             }
@@ -88,7 +88,7 @@ extension TypedKVOInfo {
         let last = steps[count - 1]
         let newValue = leafValue(of: last.newObject, last)
         guard walkNewChain(from: link.newValue, steps, count, again: true) else { return reevaluate(old: old) }
-        _withUnprotectedUnsafePointer(to: newValue) { newPointer in
+        _withValuePointer(to: newValue) { newPointer in
             let new = ValueAddress(newPointer)
             if changesNothing(old: old, new: new, type: Value.self) { return }
             deliver { callDirect(object: object, oldValue: old, newValue: new, type: Value.self, isPrior: false) }

@@ -99,10 +99,11 @@ extension TypedKVOInfo {
         }
         // By address, as a set's values are: the record is built where the callback's types are
         // concrete, so nothing here looks up `KVOChange<Value>`'s or `Optional<Value>`'s metadata.
-        _withUnprotectedUnsafePointer(to: newValue) { newPointer in
+        // (The inout forms: unspecialised, the borrowing one's closure was not inlined.)
+        _withUnprotectedUnsafePointer(to: &newValue) { newPointer in
             let new = ValueAddress(newPointer)
             if oldIsKept, isKept {
-                _withUnprotectedUnsafePointer(to: kept) { oldPointer in
+                _withUnprotectedUnsafePointer(to: &kept) { oldPointer in
                     deliverReevaluated(object, old: ValueAddress(oldPointer), new: new, priorFirst: priorFirst)
                 }
             } else {

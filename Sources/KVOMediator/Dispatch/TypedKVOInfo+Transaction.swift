@@ -43,9 +43,9 @@ extension TypedKVOInfo {
         guard let boxed else { return body(nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
-                _withUnprotectedUnsafePointer(to: old) { body(ValueAddress($0)) }
+                _withValuePointer(to: old) { body(ValueAddress($0)) }
             } else if let old = old as? Value {
-                _withUnprotectedUnsafePointer(to: old) { body(ValueAddress($0)) }
+                _withValuePointer(to: old) { body(ValueAddress($0)) }
             } else {
                 body(nil)
             }

@@ -208,7 +208,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard options.contains(.initial) else { return }
         // The record is built by the box's function, where its type is concrete, as a set's is: one of a
         // generic type made here looked up its metadata, and its value's, at each step.
-        _withUnprotectedUnsafePointer(to: value) { pointer in
+        _withValuePointer(to: value) { pointer in
             deliverInitialRecord {
                 callDirect(
                     object: object,
@@ -300,7 +300,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     private func readBeforeChange(_ object: Object) -> Value {
         let oldValue = untracked { read(object) }
         if options.contains(.prior) {
-            _withUnprotectedUnsafePointer(to: oldValue) { oldPointer in
+            _withValuePointer(to: oldValue) { oldPointer in
                 let old = ValueAddress(oldPointer)
                 deliver { callDirect(object: object, oldValue: old, newValue: nil, type: Value.self, isPrior: true) }
             }
@@ -316,9 +316,9 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
-                _withUnprotectedUnsafePointer(to: old) { reevaluate(old: ValueAddress($0)) }
+                _withValuePointer(to: old) { reevaluate(old: ValueAddress($0)) }
             } else {
-                _withUnprotectedUnsafePointer(to: old as! Value) { reevaluate(old: ValueAddress($0)) }
+                _withValuePointer(to: old as! Value) { reevaluate(old: ValueAddress($0)) }
             }
         }
         _openExistential(boxed, do: open)
@@ -380,7 +380,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         let oldValue = readBeforeChange(object)
         store()
         if wantsOldValue {
-            _withUnprotectedUnsafePointer(to: oldValue) { reevaluate(old: ValueAddress($0)) }
+            _withValuePointer(to: oldValue) { reevaluate(old: ValueAddress($0)) }
         } else {
             reevaluate(old: nil)
         }

@@ -138,11 +138,12 @@ struct ObjectAddress: Equatable {
 /// value type).
 ///
 /// The library takes such addresses with the standard library's `_withUnprotectedUnsafePointer(to:)`
-/// family: the same calls, without the stack protector that `withUnsafePointer(to:)` arms for a local
-/// (a canary written and checked in each function that takes one, and in each thunk that the compiler
-/// merges into such a function). What is behind an address is one value, read or written only as its own
-/// type, never as a buffer indexed past it, so a canary has nothing to guard. A real buffer keeps it
-/// (`withUnsafeTemporaryAllocation` in `TypedKVOInfo+Links.swift`).
+/// family (`_withValuePointer(to:_:)` for a borrowed value): the same calls, without the stack protector
+/// that `withUnsafePointer(to:)` arms for a local (a canary written and checked in each function that
+/// takes one, and in each thunk that the compiler merges into such a function). What is behind an address
+/// is one value, read or written as the type it was made with. The one exception is `TrivialValueBytes`,
+/// a fixed room that a value is copied into only after `TrivialValueBytes.fits` said it fits; every
+/// other buffer keeps its protector (`withUnsafeTemporaryAllocation` in `TypedKVOInfo+Links.swift`).
 @usableFromInline
 @frozen
 struct ValueAddress {
@@ -275,6 +276,8 @@ struct TrivialValueBytes {
     /// not returned: the closures here are then specialised in code generic over `Value`.)
     @inline(__always)
     func withValue<Value>(as _: Value.Type, _ body: (Value) -> Void) {
+        // (Its callers asked `fits`; without a stack protector, this is what keeps a read inside the room.)
+        precondition(MemoryLayout<Value>.size <= Self.capacity)
         assert(Self.fits(Value.self))
         _withUnprotectedUnsafeBytes(of: words) {
             body($0.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: Value.self).pointee)
@@ -292,6 +295,7 @@ struct TrivialValueBytes {
             words.0 = address.loadUnaligned(as: UInt64.self)
             return
         }
+        precondition(size <= Self.capacity)
         _withUnprotectedUnsafeMutableBytes(of: &words) {
             $0.baseAddress.unsafelyUnwrapped.copyMemory(from: address, byteCount: size)
         }
@@ -307,12 +311,35 @@ struct TrivialValueBytes {
     /// Keeps `value`, over whatever was kept (trivial: a copy of bytes).
     @inline(__always)
     mutating func store<Value>(_ value: Value) {
+        precondition(MemoryLayout<Value>.size <= Self.capacity)
         assert(Self.fits(Value.self))
         _withUnprotectedUnsafeMutableBytes(of: &words) {
             _ = $0.baseAddress.unsafelyUnwrapped.initializeMemory(as: Value.self, to: value)
         }
     }
 }
+
+#if compiler(>=6.1)
+/// Calls `body` with the address of `value`, borrowed for the call, without a stack protector (see
+/// ``ValueAddress``). (Typed as the standard library's is, so that unspecialised code passes `body` on
+/// with no thunk.)
+@inlinable
+@inline(__always)
+func _withValuePointer<T, E: Error, Result>(
+    to value: borrowing T,
+    _ body: (UnsafePointer<T>) throws(E) -> Result
+) throws(E) -> Result {
+    try _withUnprotectedUnsafePointer(to: value, body)
+}
+#else
+/// Calls `body` with the address of `value`, borrowed for the call: with a stack protector, as the
+/// standard library's borrowing `_withUnprotectedUnsafePointer(to:)` came with Swift 6.1.
+@inlinable
+@inline(__always)
+func _withValuePointer<T, Result>(to value: borrowing T, _ body: (UnsafePointer<T>) -> Result) -> Result {
+    withUnsafePointer(to: value, body)
+}
+#endif
 
 // MARK: Offsets
 

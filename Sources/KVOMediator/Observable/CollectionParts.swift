@@ -50,9 +50,9 @@ extension _CollectionParts {
     ) {
         func withInserted(_ removedAddress: ValueAddress?) {
             guard let inserted else { return body(removedAddress, nil) }
-            _withUnprotectedUnsafePointer(to: inserted) { body(removedAddress, ValueAddress($0)) }
+            _withValuePointer(to: inserted) { body(removedAddress, ValueAddress($0)) }
         }
         guard let removed else { return withInserted(nil) }
-        _withUnprotectedUnsafePointer(to: removed) { withInserted(ValueAddress($0)) }
+        _withValuePointer(to: removed) { withInserted(ValueAddress($0)) }
     }
 }

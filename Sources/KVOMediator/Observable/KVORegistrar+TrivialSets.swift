@@ -44,8 +44,8 @@ private func setObservedTrivial(
     guard storage.load(fromByteOffset: size, as: Bool.self) else { return storage.storeWord(bits, size: size) }
     // The word's first bytes are the value's (`TrivialWord`): lent by address as the value.
     let oldBits = storage.loadWord(size: size)
-    _withUnprotectedUnsafePointer(to: oldBits) { oldPointer in
-        _withUnprotectedUnsafePointer(to: bits) { newPointer in
+    _withValuePointer(to: oldBits) { oldPointer in
+        _withValuePointer(to: bits) { newPointer in
             registrar._change(
                 field: field,
                 of: object,

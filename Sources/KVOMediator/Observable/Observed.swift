@@ -149,8 +149,8 @@ public struct Observed<Value> {
         }
         // Values go to the registrar by address: nothing generic runs on the notification path.
         let oldValue = storage.pointee
-        _withUnprotectedUnsafePointer(to: oldValue) { oldPointer in
-            _withUnprotectedUnsafePointer(to: newValue) { newPointer in
+        _withValuePointer(to: oldValue) { oldPointer in
+            _withValuePointer(to: newValue) { newPointer in
                 registrar._change(
                     field: field,
                     of: object,

@@ -128,8 +128,8 @@ public struct ObservedWeak<Referent: KeyValueObservable> {
         }
         let registrar = object.kvoRegistrar
         guard registrar._hasObservers else { return store() }
-        _withUnprotectedUnsafePointer(to: oldValue) { old in
-            _withUnprotectedUnsafePointer(to: newValue) { new in
+        _withValuePointer(to: oldValue) { old in
+            _withValuePointer(to: newValue) { new in
                 registrar._change(
                     field: field,
                     of: object,

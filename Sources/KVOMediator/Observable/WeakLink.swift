@@ -73,7 +73,7 @@ final class TypedWeakLink<Holder: KeyValueObservable, Referent: KeyValueObservab
         let registrar = holder.kvoRegistrar
         guard registrar._hasObservers else { return }
         let none: Referent? = nil
-        _withUnprotectedUnsafePointer(to: none) { nothingPointer in
+        _withValuePointer(to: none) { nothingPointer in
             let nothing = ValueAddress(nothingPointer)
             // Nothing to store: the property's weak reference already loads nil. (A change all the same,
             // for `.distinct`, whose old value reads nil too.)
