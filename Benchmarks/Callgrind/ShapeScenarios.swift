@@ -20,7 +20,7 @@ import OpenCombine
 // - array_insert_remove_chain: through `\.owner.items`, an element inserted at 0, then removed at 0
 //   (an operation is one of the two);
 // - notify_fanout_10: 10 controllers observe one property; an operation is one callback (a change
-//   makes 10);
+//   makes 10); array_append_fanout_10: the same for an append through the proxy to a list of ~1,000;
 // - notify_string_key: notify_1 observed through the string key path "x";
 // - set_by_name_unobserved / _observed: `setValue(_:atKeyPath: "x")` of an `Int` (the form for a value
 //   of a static type), nobody observing / notify_1's observer; set_by_name_boxed_unobserved: the same
@@ -69,7 +69,6 @@ private func fanOut() -> [Scenario] {
             forEachNewValue(iterations / observers) { model.x = $0 }
             withExtendedLifetime(watchers) { received.expect(iterations / observers * observers) }
         },
-        // A list's rows each watching it: one append through the proxy, per observer.
         Scenario("array_append_fanout_10.ours") { iterations in
             let observers = 10
             let model = filledList(List(), 1_000) { $0.items = $1 }
