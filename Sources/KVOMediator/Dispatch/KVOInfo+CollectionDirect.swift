@@ -3,27 +3,18 @@
 /// that one entry of the gate, with no list of registrations and no reference counting.
 extension KVOInfo {
     /// The prior record, `apply`, the change record; then leaves the gate (see
-    /// ``SlotObserver/mutateCollectionDirect(object:parts:passed:appliesInGate:apply:)``). A chain ending at
-    /// the collection delivers with its observed object, loaded once in the gate; nothing once that object
-    /// is gone.
+    /// ``SlotObserver/mutateCollectionDirect(object:parts:passed:apply:)``). A chain ending at the collection
+    /// delivers with its observed object, loaded once in the gate; nothing once that object is gone. Nothing
+    /// of this registration is used after it leaves: then it may be released.
     final func deliverCollectionDirect(
         object: AnyObject,
         parts: inout _CollectionParts,
         passed: Bool,
-        appliesInGate: Bool,
         apply: () -> Void
     ) {
-        // A mutation that may run code of the user's (Observation's willSet and didSet, for a class that
-        // bridges to it) runs outside the gate, as it did with several registrations: a cancel from that
-        // code must not wait for this entry. So does one in a transaction, where each record is noted (the
-        // prior one before the mutation). Each record then goes through the gate again.
-        if _slowPath(Self.transactionsMayRun || !appliesInGate) {
-            if sendsPriorRecords || ThreadContext.isInTransaction { priorCollection(object: object, parts: parts) }
-            leave(passed: passed)
-            apply()
-            changeCollection(object: object, parts: parts)
-            return
-        }
+        // (Neither a mutation that may run code of the user's nor one in this thread's transaction comes
+        // here: `KVORegistrar.mutateCollection` announces those to the slot's list.)
+        assert(!ThreadContext.isInTransaction)
         if isDirect {
             collectionRecords(object: object, &parts, apply)
             leave(passed: passed)

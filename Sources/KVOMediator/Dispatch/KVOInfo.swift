@@ -230,14 +230,12 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
         object: AnyObject,
         parts: inout _CollectionParts,
         passed: Bool,
-        appliesInGate: Bool,
         apply: () -> Void
     ) {
         deliverCollectionDirect(
             object: object,
             parts: &parts,
             passed: passed,
-            appliesInGate: appliesInGate,
             apply: apply
         )
     }

@@ -259,12 +259,11 @@ class SlotObserver: _KeyPathHolder, @unchecked Sendable {  // atomics; the rest 
     /// A whole mutation of the collection at a slot whose one registration this is and takes its kind
     /// (see `takesCollectionKind`), already inside the gate (entered under the registrar's lock, through
     /// this thread's pass if `passed`): the prior record, `apply`, the change record; then it leaves the gate.
-    /// `apply` runs inside the gate only if `appliesInGate`: if it runs no code of the user's.
+    /// `apply` runs no code of the user's, and this thread runs no transaction (see `mutateCollection`).
     func mutateCollectionDirect(
         object: AnyObject,
         parts: inout _CollectionParts,
         passed: Bool,
-        appliesInGate: Bool,
         apply: () -> Void
     ) {
         subclassOverrides()
