@@ -75,7 +75,17 @@ extension KeyValueObservable {
     /// Both forms of `setValue(_:atKeyPath:)`: `Given` is `Any?` for Cocoa's.
     @inline(__always)
     private func setValue<Given>(given value: Given, atKeyPath path: String) throws(KVOError) {
-        // One name, the common case, is the path itself: no array of names.
+        // One name, the common case, is the path itself: no array of names. The name of an `@Observed`
+        // property has no dot, so a path found as one is one name, with no scan for a dot.
+        if let field = ObservedFields.withField(named: path, in: type(of: self), { FoundField($0, $1, $2) }) {
+            // (A value not of the property's type sets nothing: `setLast` says why.)
+            if type(of: self).keyPath(forKey: path) == nil,
+                field.storage.set(given: value, field: field.offset, of: self, registrarAt: field.registrarOffset)
+            {
+                return
+            }
+            return try setLast(value, named: path, path: path, in: self, field: field)
+        }
         guard hasSeparator(path) else {
             return try setLast(value, named: path, path: path, in: self)
         }
@@ -116,11 +126,13 @@ extension KeyValueObservable {
     }
 
     /// Sets the property `name` of `holder`, the last component of `path` (see `setValue(_:atKeyPath:)`).
+    /// `field` is the `@Observed` property called `name` in `holder`'s class, if the caller found it.
     private func setLast<Given>(
         _ value: Given,
         named name: String,
         path: String,
-        in holder: some KeyValueObservable
+        in holder: some KeyValueObservable,
+        field known: FoundField? = nil
     ) throws(KVOError) {
         let holderType = type(of: holder)
         let wasSet: Bool?
@@ -129,6 +141,13 @@ extension KeyValueObservable {
             guard wasSet != nil else {
                 throw KVOError.readOnly(name, path: path, root: type(of: self), holder: holderType)
             }
+        } else if let known {
+            wasSet = known.storage.set(
+                given: value,
+                field: known.offset,
+                of: holder,
+                registrarAt: known.registrarOffset
+            )
         } else {
             // The field is used where the class's layout holds it: no copy of it to destroy.
             wasSet = ObservedFields.withField(named: name, in: holderType) { offset, storage, registrarOffset in
@@ -247,5 +266,19 @@ extension ReferenceWritableKeyPath: WritableByName {
         guard let root = root as? Root, let value = valueForSet(value, as: Value.self) else { return false }
         root[keyPath: self] = value
         return true
+    }
+}
+
+/// Where an `@Observed` property found by name is stored (`ObservedFields.withField(named:in:_:)`), with
+/// no copy of its name.
+private struct FoundField {
+    let offset: Int
+    let storage: any ObservedStorage.Type
+    let registrarOffset: Int?
+
+    init(_ offset: Int, _ storage: any ObservedStorage.Type, _ registrarOffset: Int?) {
+        self.offset = offset
+        self.storage = storage
+        self.registrarOffset = registrarOffset
     }
 }
