@@ -8,10 +8,10 @@
    reaches up only through a class it declares and the layer above subclasses (SlotObserver,
    ReadRecorder). 2. The unsafe constructs (Unmanaged, raw pointers, unsafeBitCast, unsafeDowncast,
    _withUnsafeGuaranteedRef, @exclusivity(unchecked)) appear only in the files listed in
-   Scripts/engine-room-exceptions.txt, at most 12 of them.
+   Scripts/engine-room-exceptions.txt, at most 13 of them.
 
 The check fails on an unsafe file that is not listed, on a listed one that is gone (take it off the
-list, so that the list only shrinks), on more than 12, and on any upward reference. Comments and string
+list, so that the list only shrinks), on more than 13, and on any upward reference. Comments and string
 literals are not code and are skipped. Run from the package root: python3 Scripts/check-layers.py
 (--update rewrites the list as things are now, after a change that removes an unsafe file; it refuses to
 add a line unless given --allow-new too, for a new home of an unsafe idea in Internal/)."""
@@ -30,7 +30,7 @@ DECLARATION = re.compile(r'^(?:@\w+(?:\([^)]*\))?\s+)*(?:public |internal |packa
                          r'(?:final |nonisolated\(unsafe\) )?(class|struct|enum|protocol|typealias|actor|func|let|var)'
                          r'\s+(\w+)', re.M)
 EXCEPTIONS = 'Scripts/engine-room-exceptions.txt'
-MOST_UNSAFE_FILES = 12
+MOST_UNSAFE_FILES = 13
 
 
 def code_of(source):

@@ -67,6 +67,7 @@ final class ThreadContext {
     deinit {
         readingRoom.deallocate()
         transactionState?.release()
+        spare?.release()
     }
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
@@ -143,6 +144,9 @@ final class ThreadContext {
     /// `_SingleIndexSets`): the records of one mutation, and of a mutation at the same place again (an
     /// append and a `removeLast`), share it. An accelerator only: an `IndexSet` is a value.
     @exclusivity(unchecked) var lastSingleIndexSet: (index: Int, set: IndexSet)?
+    /// An object kept for this thread's next use of one of its class (see `_ThreadSpare`): an empty array for
+    /// the next one-element record of a proxy mutation (`_OneElementArray`). An accelerator only.
+    @exclusivity(unchecked) var spare: Unmanaged<AnyObject>?
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG

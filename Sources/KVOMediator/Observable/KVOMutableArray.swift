@@ -253,21 +253,29 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         // (`insert(_:at:)` without its check of the index, which is the count here.)
         let index = _withCurrent { $0.count }
         // (Appended, unless a prior callback changed the array meanwhile: the records say `index`.)
-        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) {
-            if $0.count == index { $0.append(element) } else { $0.insert(element, at: index) }
+        _OneElementArray.with(element) { inserted in
+            _announce(.insertion, at: .single(index), removed: nil, inserted: inserted) {
+                if $0.count == index { $0.append(element) } else { $0.insert(element, at: index) }
+            }
         }
     }
 
     @inlinable
     @inline(never)
     func _announceInsertion(of element: Element, at index: Int) {
-        _announce(.insertion, at: .single(index), removed: nil, inserted: [element]) { $0.insert(element, at: index) }
+        _OneElementArray.with(element) { inserted in
+            _announce(.insertion, at: .single(index), removed: nil, inserted: inserted) {
+                $0.insert(element, at: index)
+            }
+        }
     }
 
     @inlinable
     @inline(never)
     func _announceRemoval(of element: Element, at index: Int) {
-        _announce(.removal, at: .single(index), removed: [element], inserted: nil) { _ = $0.remove(at: index) }
+        _OneElementArray.with(element) { removed in
+            _announce(.removal, at: .single(index), removed: removed, inserted: nil) { _ = $0.remove(at: index) }
+        }
     }
 
     @inlinable

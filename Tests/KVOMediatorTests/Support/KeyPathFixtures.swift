@@ -81,6 +81,17 @@ final class Playlist: KeyValueObservable {
     var songCount: Int { songs.count }
 }
 
+/// Arrays of strings and of numbers, changed through proxies on one thread, or on one thread each.
+final class SongList: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var songs: [String] = []
+}
+
+final class NumberList: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var entries: [Int] = []
+}
+
 /// A playlist whose collections announce their changes by hand (automatic notification off).
 class ManualPlaylist: KeyValueObservable {
     let kvoRegistrar = KVORegistrar()
