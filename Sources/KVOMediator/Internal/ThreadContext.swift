@@ -147,6 +147,8 @@ final class ThreadContext {
     /// An object kept for this thread's next use of one of its class (see `_ThreadSpare`): an empty array for
     /// the next one-element record of a proxy mutation (`_OneElementArray`). An accelerator only.
     @exclusivity(unchecked) var spare: Unmanaged<AnyObject>?
+    /// Whether a use has taken `spare` (see `_ThreadSpare`).
+    @exclusivity(unchecked) var spareInUse = false
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG

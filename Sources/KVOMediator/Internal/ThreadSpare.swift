@@ -12,8 +12,8 @@
 /// An accelerator only: an array is a value, so a record a callback keeps shares the storage until this
 /// changes it, which copies it first (then the next mutation makes storage of its own). The element is
 /// destroyed as the mutation ends, as `[element]` would have been, so that the spare holds no element
-/// alive. One spare per thread, of the element type used last; none with every cache off
-/// (``CacheSwitch``).
+/// alive. One spare per thread, of the element type used last (a mutation of another element type replaces
+/// it; one inside a callback of a mutation allocates, as before); none with every cache off (``CacheSwitch``).
 @usableFromInline
 final class _OneElementArray<Element> {
     @usableFromInline
@@ -43,12 +43,12 @@ final class _OneElementArray<Element> {
 }
 
 /// This thread's spare object of one class, kept between uses (see `_OneElementArray`): held by the
-/// thread's slot (one retain), taken from it while in use, so that a use inside a use makes its own.
+/// thread's slot (one retain), and taken from it while in use; a use inside a use goes without one.
 @usableFromInline
 enum _ThreadSpare {
     /// Calls `body` with this thread's spare `Spare`, made by `make` if the thread holds none of that class
-    /// (one of another class is released); calls `otherwise` instead when spares are not kept (every cache
-    /// off: see `CacheSwitch`).
+    /// (one of another class is released); calls `otherwise` instead while the thread's spare is in use (a
+    /// use inside `body`) and when spares are not kept (every cache off: see `CacheSwitch`).
     @inlinable
     @inline(__always)
     static func with<Spare: AnyObject, Result>(
@@ -57,14 +57,14 @@ enum _ThreadSpare {
         otherwise: () -> Result
     ) -> Result {
         // (Taken and kept unmanaged: the slot's one reference passes back and forth with no reference counting.)
+        let (taken, isFree) = take()
+        guard isFree else { return otherwise() }
         let spare: Unmanaged<Spare>
-        let taken = take()
         let isSpare = taken?._withUnsafeGuaranteedRef { ObjectIdentifier(type(of: $0)) == ObjectIdentifier(Spare.self) }
         if let taken, isSpare == true {
             spare = Unmanaged.fromOpaque(taken.toOpaque())
         } else {
             taken?.release()
-            guard keepsSpares() else { return otherwise() }
             spare = Unmanaged.passRetained(make())
         }
         let result = spare._withUnsafeGuaranteedRef(body)
@@ -72,24 +72,29 @@ enum _ThreadSpare {
         return result
     }
 
-    /// The spare, no longer the slot's (nil when there is none): the caller keeps it or releases it.
+    /// The spare, no longer the slot's (nil when there is none), for a use that `isFree` to have one: then
+    /// the slot is in use until `keep`, and the caller keeps the spare or releases it. Not free while the
+    /// slot is in use, nor with every cache off.
     @usableFromInline
-    static func take() -> Unmanaged<AnyObject>? {
+    static func take() -> (spare: Unmanaged<AnyObject>?, isFree: Bool) {
         ThreadContext.withCurrent { context in
-            defer { context.spare = nil }
-            return context.spare
+            guard !context.spareInUse else { return (nil, false) }
+            let spare = context.spare
+            // (A thread holds a spare only with caches on.)
+            guard spare != nil || CacheSwitch.cachesAreOn else { return (nil, false) }
+            context.spare = nil
+            context.spareInUse = true
+            return (spare, true)
         }
     }
 
-    /// Puts `spare` (taken, or made) in the thread's slot, releasing any it holds (one made meanwhile).
+    /// Puts `spare` (taken, or made) in the thread's slot, which is no longer in use.
     @usableFromInline
     static func keep(_ spare: Unmanaged<AnyObject>) {
         ThreadContext.withCurrent { context in
-            context.spare?.release()
+            assert(context.spareInUse && context.spare == nil)
             context.spare = spare
+            context.spareInUse = false
         }
     }
-
-    @usableFromInline
-    static func keepsSpares() -> Bool { CacheSwitch.cachesAreOn }
 }

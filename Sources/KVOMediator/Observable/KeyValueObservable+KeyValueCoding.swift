@@ -76,7 +76,8 @@ extension KeyValueObservable {
     @inline(__always)
     private func setValue<Given>(given value: Given, atKeyPath path: String) throws(KVOError) {
         // One name, the common case, is the path itself: no array of names. The name of an `@Observed`
-        // property has no dot, so a path found as one is one name, with no scan for a dot.
+        // property has no dot (the runtime names a raw identifier's storage `` `_a.b` ``, which `ObservedFields`
+        // does not take for one), so a path found as one is one name: no scan for a dot.
         if let field = ObservedFields.withField(named: path, in: type(of: self), { FoundField($0, $1, $2) }) {
             // (A value not of the property's type sets nothing: `setLast` says why.)
             if type(of: self).keyPath(forKey: path) == nil,

@@ -124,4 +124,55 @@ import Testing
             #expect(recorder.changes.suffix(500).allSatisfy { $0.indexes == [0] })
         }
     }
+
+    @Test func aMutationOfTheSameElementTypeInsideAMutationsCallbackGetsElementsOfItsOwn() {
+        let outer = SongList()
+        let inner = SongList()
+        let observer = TestObserver()
+        let innerRecords = recordChanges(of: inner, \.songs, by: observer)
+        let outerRecords = Recorder<[String]>()
+        observer.kvoController.observe(outer, keyPath: \.songs, options: [.old, .new]) { _, _, change in
+            let songs = inner.mutableArrayValue(for: \.songs)
+            if change.kind == .insertion { songs.append("inner \(change.newValue ?? [])") } else { songs.removeFirst() }
+            outerRecords.append(change)
+        }
+        let songs = outer.mutableArrayValue(for: \.songs)
+        songs.append("a")
+        songs.insert("b", at: 0)
+        songs.removeLast()
+        #expect(
+            outerRecords.changes == [
+                change(\SongList.songs, kind: .insertion, new: ["a"], indexes: [0]),
+                change(\SongList.songs, kind: .insertion, new: ["b"], indexes: [0]),
+                change(\SongList.songs, kind: .removal, old: ["a"], indexes: [1]),
+            ]
+        )
+        #expect(
+            innerRecords.changes == [
+                change(\SongList.songs, kind: .insertion, new: ["inner [\"a\"]"], indexes: [0]),
+                change(\SongList.songs, kind: .insertion, new: ["inner [\"b\"]"], indexes: [1]),
+                change(\SongList.songs, kind: .removal, old: ["inner [\"a\"]"], indexes: [0]),
+            ]
+        )
+        #expect(inner.songs == ["inner [\"b\"]"])
+    }
+
+    @Test func severalMutationsInOneTransactionEachKeepTheirElementsForTheOneRecordAtTheEnd() {
+        let list = SongList()
+        let observer = TestObserver()
+        let recorder = recordChanges(of: list, \.songs, by: observer)
+        let songs = list.mutableArrayValue(for: \.songs)
+        withKVOTransaction {
+            songs.append("a")
+            songs.append("b")
+            songs.remove(at: 0)
+        }
+        songs.append("c")
+        #expect(
+            recorder.changes == [
+                change(\SongList.songs, old: [], new: ["b"]),
+                change(\SongList.songs, kind: .insertion, new: ["c"], indexes: [1]),
+            ]
+        )
+    }
 }
