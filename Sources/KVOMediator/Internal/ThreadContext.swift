@@ -147,8 +147,9 @@ final class ThreadContext {
     /// An object kept for this thread's next use of one of its class (see `_ThreadSpare`): an empty array for
     /// the next one-element record of a proxy mutation (`_OneElementArray`). An accelerator only.
     @exclusivity(unchecked) var spare: Unmanaged<AnyObject>?
-    /// Whether a use has taken `spare` (see `_ThreadSpare`).
+    /// Whether a use has taken `spare`, and whether the last use went without it (see `_ThreadSpare`).
     @exclusivity(unchecked) var spareInUse = false
+    @exclusivity(unchecked) var spareWentWithout = false
     /// The registrar whose sets are being announced by a collection mutation, not by the setter.
     var suppressedRegistrar: ObjectIdentifier?
     #if DEBUG

@@ -99,9 +99,13 @@ import Testing
             playlist.mutableArrayValue(for: \.songs).append("song \(round)")
             entries.mutableArrayValue(for: \.entries).append(round)
         }
-        #expect(songs.changes.map(\.newValue) == [["song 0"], ["song 1"], ["song 2"]])
-        #expect(numbers.changes.map(\.newValue) == [[0], [1], [2]])
-        #expect(numbers.changes.map(\.indexes) == [[0], [1], [2]])
+        // Then numbers only (the thread's spare storage moves to them), and strings again.
+        for number in 3..<6 { entries.mutableArrayValue(for: \.entries).append(number) }
+        playlist.mutableArrayValue(for: \.songs).removeFirst()
+        #expect(songs.changes.map(\.newValue) == [["song 0"], ["song 1"], ["song 2"], nil])
+        #expect(songs.changes.last?.oldValue == ["song 0"])
+        #expect(numbers.changes.map(\.newValue) == (0..<6).map { [$0] })
+        #expect(numbers.changes.map(\.indexes) == (0..<6).map { [$0] })
     }
 
     @Test func proxyMutationsOnManyThreadsEachDeliverTheirOwnElements() async {
