@@ -29,12 +29,13 @@ final class _OneElementArray<Element> {
     @inlinable
     static func with<Result>(_ element: Element, _ body: ([Element]) -> Result) -> Result {
         _ThreadSpare.with(Self.init) { spare in
-            spare.elements.append(element)
-            let elements = spare.elements
+            // (Moved out for the call and back after it, where a copy would retain the storage and release it.)
+            var elements: [Element] = []
+            swap(&elements, &spare.elements)
+            elements.append(element)
             let result = body(elements)
-            // (Given back first: then the storage is the spare's alone again, and changes in place.)
-            _ = consume elements
-            spare.elements.removeLast()
+            elements.removeLast()
+            swap(&elements, &spare.elements)
             return result
         } otherwise: {
             body([element])
