@@ -18,7 +18,8 @@ import OpenCombine
 // - observe_unobserve_initial: observe_unobserve with `.initial`, whose block gets the current value
 //   at once; OpenCombine's sink, which also delivers the current value, beside it;
 // - array_insert_remove_chain: through `\.owner.items`, an element inserted at 0, then removed at 0
-//   (an operation is one of the two);
+//   (an operation is one of the two); plain: the same on a plain array of 1,000 (the floor: each moves
+//   the other elements);
 // - notify_fanout_10: 10 controllers observe one property; an operation is one callback (a change
 //   makes 10); array_append_fanout_10: the same for an append through the proxy to a list of ~1,000;
 // - notify_string_key: notify_1 observed through the string key path "x";
@@ -50,8 +51,27 @@ private func chainedArray() -> [Scenario] {
                 if value & 1 == 1 { proxy.insert(value, at: 0) } else { proxy.remove(at: 0) }
             }
             withExtendedLifetime(watcher) { received.expect(iterations) }
-        }
+        },
+        // The floor: the same insertions and removals at 0 of a plain array of 1,000, which move the
+        // elements after index 0 as the proxy's do.
+        Scenario("array_insert_remove_chain.plain") { iterations in
+            let model = filledList(PlainList(), 1_000) { $0.items = $1 }
+            forEachNewValue(iterations) { value in
+                if value & 1 == 1 { insert(value, atStartOf: model) } else { removeFirst(of: model) }
+            }
+            blackHole(model.items.count)
+        },
     ]
+}
+
+@inline(never)
+private func insert(_ value: Int, atStartOf list: PlainList) {
+    list.items.insert(value, at: 0)
+}
+
+@inline(never)
+private func removeFirst(of list: PlainList) {
+    list.items.remove(at: 0)
 }
 
 private func fanOut() -> [Scenario] {

@@ -54,7 +54,7 @@ METRICS = {
     "array_append_observed_1k": ("ns", ["Observation", "OpenCombine"], "one element appended through a kept proxy to an array of 1,000, one observer"),
     "array_append_observed_10k": ("ns", ["Observation", "OpenCombine"], "the same, to an array of 10,000"),
     "array_append_unobserved_10k": ("ns", ["plainStored"], "one element appended through a kept proxy to an array of 10,000, nobody observing"),
-    "array_insert_remove_chain": ("ns", [], "one insert at 0 or remove at 0 through the proxy, observed as \\.owner.items"),
+    "array_insert_remove_chain": ("ns", ["plainStored"], "one insert at 0 or remove at 0 through the proxy, observed as \\.owner.items"),
     "notify_string_key": ("ns", [], "notify_1 observed through the string key path \"x\""),
     "set_by_name_unobserved": ("ns", [], "one setValue(_:atKeyPath: \"x\") of an Int, nobody observing"),
     "set_by_name_boxed_unobserved": ("ns", [], "the same Int passed as Any? (Cocoa's form), nobody observing"),

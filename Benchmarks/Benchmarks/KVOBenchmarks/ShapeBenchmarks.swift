@@ -8,7 +8,8 @@ import OpenCombine
 // - array_append_observed_1k / _10k, array_append_unobserved_10k: appends through a kept
 //   `mutableArrayValue(for:)` proxy (peers: Observation's and OpenCombine's own observed arrays; a
 //   plain stored array);
-// - array_insert_remove_chain: an insert at 0 or a remove at 0 through `\.owner.items`;
+// - array_insert_remove_chain: an insert at 0 or a remove at 0 through `\.owner.items`; plainStored: the same
+//   on a plain array of 1,000 (the floor);
 // - notify_string_key, set_by_name_unobserved, set_by_name_observed: string key paths (the sets in
 //   the form for a value of a static type; set_by_name_boxed_unobserved in Cocoa's, the value as `Any?`);
 // - notify_declared: a cache-backed property with a declared dependency (tracked: the same property
@@ -80,6 +81,14 @@ private func registerArrayAppends() {
             if value & 1 == 0 { proxy.insert(value, at: 0) } else { proxy.remove(at: 0) }
         }
     }
+    // The floor: the same on a plain array of 1,000 (each insertion and removal at 0 moves the others).
+    register("array_insert_remove_chain", "plainStored", operations: operationCount, setup: Fixture(plainList(1_000))) {
+        _,
+        fixture in
+        for value in 0..<operationCount {
+            if value & 1 == 0 { fixture.model.items.insert(value, at: 0) } else { fixture.model.items.remove(at: 0) }
+        }
+    }
 }
 
 private func observedList(_ count: Int) -> Fixture<List> {
@@ -98,9 +107,9 @@ private func unobservedList() -> Fixture<List> {
     return Fixture(model, retaining: [model.mutableArrayValue(for: \.items)])
 }
 
-private func plainList() -> PlainList {
+private func plainList(_ count: Int = 10_000) -> PlainList {
     let model = PlainList()
-    model.items = Array(0..<10_000)
+    model.items = Array(0..<count)
     return model
 }
 
