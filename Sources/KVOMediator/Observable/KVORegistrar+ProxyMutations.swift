@@ -113,7 +113,7 @@ extension KVORegistrar {
             of: object,
             keyPath,
             nil,
-            to: infos(readBy: accesses, keyPath: keyPath),
+            to: SlotObservers(infos(readBy: accesses, keyPath: keyPath)),
             slotKey: collectionSlotKey(of: accesses, type: Collection.self),
             kind: kind,
             indexes: indexes,
@@ -126,12 +126,13 @@ extension KVORegistrar {
     /// A mutation announced to `infos`, the registrations of what `keyPath` reads: those whose value is
     /// this collection (its property, also with custom storage, or a chain or string key path ending at it:
     /// `slotKey`) get its kind and indexes; the rest, and those that want whole values, re-read (see
-    /// `takesCollectionKind`).
+    /// `takesCollectionKind`). When every one takes the kind, it is announced from the mutation's own
+    /// elements, with no list of captured values.
     private func announceCollectionMutation<Object: KeyValueObservable, Collection>(
         of object: Object,
         _ keyPath: ReferenceWritableKeyPath<Object, Collection>,
         _ storage: ObservedStorageField?,
-        to infos: some Swift.Collection<SlotObserver>,
+        to infos: SlotObservers,
         slotKey: LeafWord,
         kind: KVOChangeKind,
         indexes: _KVOIndexes,
@@ -140,6 +141,31 @@ extension KVORegistrar {
         _ apply: (inout Collection) -> Void
     ) {
         let indexSet = indexes.indexSet
+        // (Each registration borrowed from `infos`, which holds them: no reference counting per registration.)
+        if !infos.isEmpty, infos.allUnretained({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) }) {
+            // (In a transaction each registration notes its value before the mutation, as for a prior record.)
+            let beforeEach = ThreadContext.isInTransaction
+            infos.forEachUnretained { info in
+                info.with {
+                    if $0.sendsPriorRecords || beforeEach {
+                        $0.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
+                    }
+                }
+            }
+            applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
+            infos.forEachUnretained { info in
+                info.with {
+                    $0.changeCollection(
+                        object: object,
+                        kind: kind,
+                        indexes: indexSet,
+                        oldElements: removed,
+                        newElements: inserted
+                    )
+                }
+            }
+            return
+        }
         let captured = announceBefore(to: infos) { info in
             guard takesCollectionKind(info, keyPath: keyPath, slotKey: slotKey) else { return false }
             info.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
@@ -158,11 +184,9 @@ extension KVORegistrar {
     }
 
     /// A mutation of the `@Observed` collection at `storage` (announced automatically) announced to `infos`,
-    /// its registrations but one that took it in its gate (`mutateInGate`). When every one takes its kind and
-    /// indexes (the property's own, chains and string key paths ending at it, `slotKey`), it is announced
-    /// from the mutation's own elements, with no list of reads or of captured values; otherwise (none, or
-    /// some registration re-reads: a computed property, a value stream) as any collection's. Out of line:
-    /// the common case is the one in the gate, which keeps its caller small.
+    /// its registrations but one that took it in its gate (`mutateInGate`): from the elements by address (an
+    /// array proxy's) when every registration takes its kind (see above), else as any collection's. Out of
+    /// line: the common case is the one in the gate, which keeps its caller small.
     @inline(never)
     private func mutateListed<Object: KeyValueObservable, Collection>(
         of object: Object,
@@ -178,7 +202,8 @@ extension KVORegistrar {
         _ apply: (inout Collection) -> Void
     ) {
         // (Each registration borrowed from `infos`, which holds them: no reference counting per registration.)
-        guard !infos.isEmpty, infos.allUnretained({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) })
+        guard let addresses, !infos.isEmpty,
+            infos.allUnretained({ takesCollectionKind($0, keyPath: keyPath, slotKey: slotKey) })
         else {
             return announceCollectionMutation(
                 of: object,
@@ -195,42 +220,18 @@ extension KVORegistrar {
         }
         // (In a transaction each registration notes its value before the mutation, as for a prior record.)
         let beforeEach = ThreadContext.isInTransaction
-        // The elements by address, as the proxy took them: no generic code handles them from here on.
-        if let addresses {
-            let parts = _CollectionParts(
-                kind: kind,
-                indexes: indexes,
-                old: addresses.removed,
-                new: addresses.inserted,
-                type: Collection.self
-            )
-            infos.forEachUnretained { info in
-                info.with { if $0.sendsPriorRecords || beforeEach { $0.priorCollection(object: object, parts: parts) } }
-            }
-            applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
-            infos.forEachUnretained { info in info.with { $0.changeCollection(object: object, parts: parts) } }
-            return
-        }
-        let indexSet = indexes.indexSet
+        let parts = _CollectionParts(
+            kind: kind,
+            indexes: indexes,
+            old: addresses.removed,
+            new: addresses.inserted,
+            type: Collection.self
+        )
         infos.forEachUnretained { info in
-            info.with {
-                if $0.sendsPriorRecords || beforeEach {
-                    $0.priorCollection(object: object, kind: kind, indexes: indexSet, oldElements: removed)
-                }
-            }
+            info.with { if $0.sendsPriorRecords || beforeEach { $0.priorCollection(object: object, parts: parts) } }
         }
         applyCollectionMutation(of: object, keyPath, storage, announced: true, apply)
-        infos.forEachUnretained { info in
-            info.with {
-                $0.changeCollection(
-                    object: object,
-                    kind: kind,
-                    indexes: indexSet,
-                    oldElements: removed,
-                    newElements: inserted
-                )
-            }
-        }
+        infos.forEachUnretained { info in info.with { $0.changeCollection(object: object, parts: parts) } }
     }
 
     /// A mutation of the `@Observed` collection at `storage` announced to its one registration, `single`,

@@ -19,6 +19,11 @@ struct SlotObservers: RandomAccessCollection {
         first = info
     }
 
+    /// The list of `infos`, in their order.
+    init(_ infos: [SlotObserver]) {
+        for info in infos { append(info) }
+    }
+
     var count: Int {
         guard first != nil else { return 0 }
         guard let rest else { return 1 }
