@@ -26,6 +26,22 @@ extension KeyValueObservable {
         return nil
     }
 
+    /// The value at a string key path, as `self[kvoKeyPath:]` gives it, read as one of the library's own
+    /// reads: reported neither to an observation being set up nor to Swift's Observation.
+    func unreportedValue(atKeyPath path: String) -> Any? {
+        var current: AnyObject = self
+        let names = path.split(separator: ".", omittingEmptySubsequences: false)
+        for (index, name) in names.enumerated() {
+            guard let value = StringComponent.find(String(name), in: type(of: current))?.value(in: current) else {
+                return nil
+            }
+            if index == names.count - 1 { return value }
+            guard type(of: value) is AnyObject.Type else { return nil }
+            current = value as AnyObject
+        }
+        return nil
+    }
+
     /// Checks a string key path against the declared types of this object's `@Observed` properties,
     /// component by component, past nil links too.
     ///

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A controller's block for a string key path observed as a type of the caller's
+/// (``KVOController/observe(_:keyPath:as:options:file:line:block:)``): the registration is the string key
+/// path's own, whose values are `Any`; its records reach the block with each value cast to `Value` (nil
+/// when it is nil or of another type). A value given as a `Value` is loaded as one, with no box and no cast.
+@usableFromInline
+final class _CastingObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _DeliveryBox,
+    @unchecked Sendable
+{  // immutable
+    @usableFromInline
+    let observer: WeakReference<Observer>
+    @usableFromInline
+    let block: (Observer, Object, KVOChange<Value>) -> Void
+
+    @inlinable
+    init(observer: WeakReference<Observer>, block: @escaping (Observer, Object, KVOChange<Value>) -> Void) {
+        self.observer = observer
+        self.block = block
+        super.init { box, object, old, new, type, isPrior, holder in
+            let box = KnownClass.cast(box, to: _CastingObserverBlockBox<Observer, Object, Value>.self)
+            guard let observer = box.observer.object else { return }
+            let object = KnownClass.cast(object, to: Object.self)
+            guard let type else {
+                // A record the registration built: of its own values, `Any`.
+                return box.block(observer, object, KVOChange<Any>._casting(new.unsafelyUnwrapped, to: Value.self))
+            }
+            var change = KVOChange<Value>._casting(old: old, new: new, type: type, isPrior: isPrior)
+            KVOChange<Value>._lending(holder, to: &change) { box.block(observer, object, $0) }
+        }
+    }
+}
+
+extension KVOChange {
+    /// The record of values at `old` and `new` (of `type`, or a collection mutation's parts: see `_Delivery`),
+    /// each cast to `Value`, with no holder yet (see `_lending(_:to:_:)`).
+    @inlinable
+    static func _casting(old: ValueAddress?, new: ValueAddress?, type: Any.Type, isPrior: Bool) -> KVOChange<Value> {
+        if type == _CollectionParts.self {
+            let parts = new.unsafelyUnwrapped.load(as: _CollectionParts.self)
+            return KVOChange(
+                kind: parts.kind,
+                oldValue: _cast(at: parts.old, of: parts.type),
+                newValue: _cast(at: parts.new, of: parts.type),
+                indexes: parts.indexes,
+                isPrior: isPrior,
+                holder: nil
+            )
+        }
+        return KVOChange(
+            settingFrom: _cast(at: old, of: type),
+            to: _cast(at: new, of: type),
+            isPrior: isPrior,
+            holder: nil
+        )
+    }
+
+    /// The value at `address`, of `type`, as a `Value`: loaded as one when it is one, else cast (nil when
+    /// it is not one).
+    @inlinable
+    static func _cast(at address: ValueAddress?, of type: Any.Type) -> Value? {
+        guard let address else { return nil }
+        if type == Value.self { return address.load(as: Value.self) }
+        return address.loadBoxed(as: type) as? Value
+    }
+}
+
+extension KVOChange where Value == Any {
+    /// The record at `address`, a registration's record of `Any` values, with each value cast to `Target`
+    /// (nil when it is nil or of another type), holding the same key path.
+    @inlinable
+    static func _casting<Target>(_ address: ValueAddress, to _: Target.Type) -> KVOChange<Target> {
+        let record = address.load(as: KVOChange<Any>.self)
+        return KVOChange<Target>(
+            kind: record.kind,
+            oldValue: record.oldValue.flatMap { $0 as? Target },
+            newValue: record.newValue.flatMap { $0 as? Target },
+            indexes: record._indexes,
+            isPrior: record.isPrior,
+            holder: record._keyPathHolder
+        )
+    }
+}
