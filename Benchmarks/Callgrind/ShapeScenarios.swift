@@ -22,7 +22,8 @@ import OpenCombine
 //   the other elements);
 // - notify_fanout_10: 10 controllers observe one property; an operation is one callback (a change
 //   makes 10); array_append_fanout_10: the same for an append through the proxy to a list of ~1,000;
-// - notify_string_key: notify_1 observed through the string key path "x";
+// - notify_string_key: notify_1 observed through the string key path "x" (its values `Any`, which the
+//   callback casts); notify_string_key_typed: the same observed `as: Int.self`;
 // - set_by_name_unobserved / _observed: `setValue(_:atKeyPath: "x")` of an `Int` (the form for a value
 //   of a static type), nobody observing / notify_1's observer; set_by_name_boxed_unobserved: the same
 //   value passed as `Any?` (Cocoa's form), nobody observing;
@@ -124,6 +125,16 @@ private func byName() -> [Scenario] {
             let watcher = Watcher()
             try! watcher.kvoController.observe(model, keyPath: "x", options: [.new, .old]) { _, _, change in
                 received.record(change.newValue as? Int)
+            }
+            forEachNewValue(iterations) { model.x = $0 }
+            withExtendedLifetime(watcher) { received.expect(iterations) }
+        },
+        Scenario("notify_string_key_typed.ours") { iterations in
+            let model = Counter()
+            let received = Received()
+            let watcher = Watcher()
+            try! watcher.kvoController.observe(model, keyPath: "x", as: Int.self, options: [.new, .old]) { _, _, change in
+                received.record(change.newValue)
             }
             forEachNewValue(iterations) { model.x = $0 }
             withExtendedLifetime(watcher) { received.expect(iterations) }

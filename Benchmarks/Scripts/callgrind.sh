@@ -249,7 +249,7 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "  runs its jobs in order there (\`InlineExecutor\`), not on the global pool, so counts stay deterministic."
     echo "- **stream_wake_suspended**: the same streams, each set made while the consumer task waits in \`next()\`,"
     echo "  so that the set wakes it (a producer task sets and yields; both on \`InlineExecutor\`)."
-    echo "- Issue 34's shapes (array_append_*, array_insert_remove_chain, teardown_fifo/lifo_1e5, notify_string_key,"
+    echo "- Issue 34's shapes (array_append_*, array_insert_remove_chain, teardown_fifo/lifo_1e5, notify_string_key(_typed),"
     echo "  set_by_name_*, notify_fanout_10 and array_append_fanout_10 per callback, notify_declared,"
     echo "  notify_chain5_replace_first, observe_unobserve_equal_literal, observe_unobserve_initial): see"
     echo "  \`Benchmarks/Callgrind/ShapeScenarios.swift\`"

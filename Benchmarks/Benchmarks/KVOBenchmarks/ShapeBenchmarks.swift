@@ -10,8 +10,9 @@ import OpenCombine
 //   plain stored array);
 // - array_insert_remove_chain: an insert at 0 or a remove at 0 through `\.owner.items`; plainStored: the same
 //   on a plain array of 1,000 (the floor);
-// - notify_string_key, set_by_name_unobserved, set_by_name_observed: string key paths (the sets in
-//   the form for a value of a static type; set_by_name_boxed_unobserved in Cocoa's, the value as `Any?`);
+// - notify_string_key, notify_string_key_typed (observed `as: Int.self`), set_by_name_unobserved,
+//   set_by_name_observed: string key paths (the sets in the form for a value of a static type;
+//   set_by_name_boxed_unobserved in Cocoa's, the value as `Any?`);
 // - notify_declared: a cache-backed property with a declared dependency (tracked: the same property
 //   computed and tracked; OpenCombine: `$x.map { $0 * 2 }.sink`);
 // - notify_chain5_replace_first: `\.a.b.c.d.e`, its first link replaced;
@@ -149,6 +150,16 @@ private func registerByName() {
         }
         fixture.counter = value
     }
+    register("notify_string_key_typed", "ours", operations: operationCount, setup: observedByName(typed: true)) {
+        _,
+        fixture in
+        var value = fixture.counter
+        for _ in 0..<operationCount {
+            value &+= 1
+            fixture.model.x = value
+        }
+        fixture.counter = value
+    }
     register("set_by_name_unobserved", "ours", operations: operationCount, setup: Fixture(Counter())) { _, fixture in
         var value = fixture.counter
         for _ in 0..<operationCount {
@@ -177,11 +188,18 @@ private func registerByName() {
     }
 }
 
-private func observedByName() -> Fixture<Counter> {
+/// A counter whose `x` one controller observes by name: its values as `Any`, or `as: Int.self` (`typed`).
+private func observedByName(typed: Bool = false) -> Fixture<Counter> {
     let model = Counter()
     let watcher = Watcher()
-    try! watcher.kvoController.observe(model, keyPath: "x", options: [.new, .old]) { _, _, change in
-        blackHole(change.newValue)
+    if typed {
+        try! watcher.kvoController.observe(model, keyPath: "x", as: Int.self, options: [.new, .old]) { _, _, change in
+            blackHole(change.newValue)
+        }
+    } else {
+        try! watcher.kvoController.observe(model, keyPath: "x", options: [.new, .old]) { _, _, change in
+            blackHole(change.newValue)
+        }
     }
     return Fixture(model, retaining: [watcher])
 }

@@ -8,12 +8,13 @@ extension KVOController {
     /// }
     /// ```
     ///
-    /// The registration is the string key path's own (``observe(_:keyPath:options:file:line:block:)``, whose
-    /// records hold `Any`): the same records, each value given as it would be by `value as? Value`. A
-    /// value that is nil (the property, or a link on the way) is delivered as nil, as is a value of
-    /// another type, which only a property declared as a wider type (`Any`, a superclass) can hold. A
-    /// collection mutation's record has its kind and indexes, its values the elements it inserted or
-    /// removed, as a collection (`as: [String].self` for an array of strings).
+    /// The registration is the string key path's own
+    /// (``observe(_:keyPath:options:file:line:block:)-(_,String,_,_,_,_)``, whose records hold `Any`): the
+    /// same records, each value given as it would be by `value as? Value`. A value that is nil (the
+    /// property, or a link on the way) is delivered as nil, as is a value of another type, which only a
+    /// property declared as a wider type (`Any`, a superclass) can hold. A collection mutation's record
+    /// has its kind and indexes, its values the elements it inserted or removed, as a collection
+    /// (`as: [String].self` for an array of strings).
     ///
     /// The path is checked as the other form checks it, and the value there now is checked against
     /// `type`, as ``KeyValueObservable/value(atKeyPath:as:)`` checks it: `as: Int.self` for a `String`
