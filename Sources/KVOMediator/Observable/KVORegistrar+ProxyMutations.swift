@@ -3,8 +3,8 @@ import Synchronization
 
 /// A collection proxy's mutation (`mutableArrayValue(for:)`, `mutableSetValue(for:)`), announced with its
 /// kind and indexes: to the `@Observed` property's one registration inside its gate, entered under the
-/// registrar's lock as a set's is; to several from the mutation's own elements; to any other registration,
-/// or for custom storage, by capturing values before the mutation and reading them again after it.
+/// registrar's lock as a set's is; to several (also of custom storage) from the mutation's own elements when
+/// each takes its kind; otherwise by capturing values before the mutation and reading them after it.
 extension KVORegistrar {
     /// Applies a collection mutation to the storage behind `keyPath`, announcing it with its kind and indexes.
     ///

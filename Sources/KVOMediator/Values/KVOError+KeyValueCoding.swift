@@ -80,4 +80,23 @@ extension KVOError {
                 + "the property in Swift, where the compiler checks its type."
         )
     }
+
+    /// A string key path observed as a type its value is not of.
+    static func typeMismatch(
+        observing value: Any,
+        as expected: Any.Type,
+        path: String,
+        root: AnyObject.Type
+    ) -> KVOError {
+        let actual = String(describing: type(of: value))
+        return KVOError(
+            reason: .typeMismatch(expected: String(describing: expected), actual: actual),
+            keyPath: path,
+            typeName: String(describing: root),
+            message: "KVOMediator: the value at \"\(path.prefix(200))\" of \(root) is of type \(actual), not "
+                + "\(expected), so records would hold nil for it. Observe it as \(actual): observe(_:keyPath: "
+                + "\"\(path.prefix(200))\", as: \(actual).self), or observe the typed key path, whose type the "
+                + "compiler checks."
+        )
+    }
 }

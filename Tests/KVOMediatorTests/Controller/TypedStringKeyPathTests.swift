@@ -116,11 +116,17 @@ import Testing
     @Test func aBadPathIsTheSameErrorAsTheOtherFormsAndANilObjectDoesNothing() {
         let person = Person()
         let observer = TestObserver()
-        #expect(throws: KVOError.self) {
-            try observer.kvoController.observe(person, keyPath: "adress.city", as: String.self) { _, _, _ in }
-        }
-        #expect(throws: KVOError.self) {
-            try observer.kvoController.observe(person, keyPath: "address..city", as: String.self) { _, _, _ in }
+        for path in ["adress.city", "address..city", "name.first"] {
+            var typed: KVOError?
+            var boxed: KVOError?
+            do { try observer.kvoController.observe(person, keyPath: path, as: Int.self) { _, _, _ in } } catch {
+                typed = error as? KVOError
+            }
+            do { try observer.kvoController.observe(person, keyPath: path) { _, _, _ in } } catch {
+                boxed = error as? KVOError
+            }
+            #expect(typed != nil)
+            #expect(typed == boxed)
         }
         let nobody: Person? = nil
         #expect(throws: Never.self) {
@@ -208,5 +214,75 @@ import Testing
         person.name = "C"
         #expect(calls.count == 1)
         #expect(person.kvoRegistrar.registrationCount == 0)
+    }
+
+    /// A property of an optional type, one name: its records are made from the setter's values out of
+    /// their optionals, then cast.
+    @Test func anOptionalPropertyGivesItsValueOrNilWithPriorRecords() throws {
+        let person = Person()
+        let observer = TestObserver()
+        let home = Recorder<Address>()
+        let options: KVOOptions = [.old, .new, .prior]
+        try observer.kvoController.observe(person, keyPath: "secondHome", as: Address.self, options: options) {
+            _,
+            _,
+            change in home.append(change)
+        }
+        let paris = Address(city: "Paris")
+        person.secondHome = paris
+        person.secondHome = nil
+        let records = home.changes
+        #expect(records.map(\.isPrior) == [true, false, true, false])
+        #expect(records.map(\.kind) == [.setting, .setting, .setting, .setting])
+        #expect(records.map { $0.oldValue === paris } == [false, false, true, true])
+        #expect(records.map { $0.oldValue == nil } == [true, true, false, false])
+        #expect(records.map { $0.newValue === paris } == [false, true, false, false])
+        #expect(records.map { $0.newValue == nil } == [true, false, true, true])
+        #expect(records.map(\.keyPathName) == Array(repeating: "secondHome", count: 4))
+    }
+
+    /// Asked for as an optional type, a nil value is a value that is nil, as a typed key path through an
+    /// optional gives it; a record without the value has none.
+    @Test func anOptionalTypeTellsANilValueFromNone() throws {
+        let person = Person()
+        let observer = TestObserver()
+        let city = Recorder<String?>()
+        try observer.kvoController.observe(person, keyPath: "secondHome.city", as: String?.self, options: [.new]) {
+            _,
+            _,
+            change in city.append(change)
+        }
+        person.secondHome = Address(city: "Paris")
+        person.secondHome = nil
+        #expect(city.changes.map(\.newValue) == [.some("Paris"), .some(nil)])
+        #expect(city.changes.map(\.oldValue) == [nil, nil])
+    }
+
+    @Test func aNilValueWhenObservingIsTakenForAnyType() throws {
+        let person = Person()
+        let observer = TestObserver()
+        let number = Recorder<Int>()
+        try observer.kvoController.observe(person, keyPath: "secondHome.city", as: Int.self, options: [.new]) {
+            _,
+            _,
+            change in number.append(change)
+        }
+        #expect(observer.kvoController.observationCount == 1)
+        person.secondHome = Address(city: "Paris")
+        #expect(number.changes.map(\.newValue) == [nil])
+    }
+
+    @Test func aPropertyOfTypeAnyIsDeliveredAsItIsAskedForAsAny() throws {
+        let parcel = Parcel()
+        let observer = TestObserver()
+        let contents = Recorder<Any>()
+        try observer.kvoController.observe(parcel, keyPath: "contents", as: Any.self, options: [.old, .new]) {
+            _,
+            _,
+            change in contents.append(change)
+        }
+        parcel.contents = "five"
+        #expect(contents.changes.map { $0.oldValue as? Int } == [0])
+        #expect(contents.changes.map { $0.newValue as? String } == ["five"])
     }
 }
