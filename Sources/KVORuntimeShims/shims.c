@@ -19,7 +19,14 @@ KVO_THREAD_LOCAL uintptr_t *kvo_thread_pass = &kvo_pass_off;
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static uintptr_t kvo_pass_words[KVO_PASS_WORDS];
+/// A thread's pass word, alone in its cache lines: each notification through a pass writes its thread's
+/// word twice, and words of two threads in one line made threads notifying at once slow each other
+/// (every write took the line from the other core). 128 bytes: a line and the one prefetched beside it.
+typedef struct {
+    _Alignas(128) uintptr_t word;
+} kvo_pass_slot;
+
+static kvo_pass_slot kvo_pass_words[KVO_PASS_WORDS];
 static unsigned char kvo_pass_word_taken[KVO_PASS_WORDS];
 /// How many words have ever been taken (the words past it are 0).
 static long kvo_pass_words_used = 0;
@@ -43,7 +50,7 @@ bool kvo_pass_claim_word(void) {
         while (used <= index && !__atomic_compare_exchange_n(&kvo_pass_words_used, &used, index + 1, false,
                                                              __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
         }
-        kvo_thread_pass = &kvo_pass_words[index];
+        kvo_thread_pass = &kvo_pass_words[index].word;
         return true;
     }
     return false;
@@ -54,7 +61,8 @@ void kvo_pass_free_word(void) {
     if (word == &kvo_pass_off) return;
     kvo_thread_pass = &kvo_pass_off;
     __atomic_store_n(word, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&kvo_pass_word_taken[word - kvo_pass_words], 0, __ATOMIC_RELEASE);
+    // (The word is its slot's first member: the slot is at the same address.)
+    __atomic_store_n(&kvo_pass_word_taken[(kvo_pass_slot *)word - kvo_pass_words], 0, __ATOMIC_RELEASE);
 }
 
 int kvo_pass_holders(uintptr_t registration) {
@@ -62,11 +70,11 @@ int kvo_pass_holders(uintptr_t registration) {
     long used = __atomic_load_n(&kvo_pass_words_used, __ATOMIC_ACQUIRE);
     int holders = 0;
     for (long index = 0; index < used; index++) {
-        uintptr_t word = __atomic_load_n(&kvo_pass_words[index], __ATOMIC_ACQUIRE);
+        uintptr_t word = __atomic_load_n(&kvo_pass_words[index].word, __ATOMIC_ACQUIRE);
         if (word == registration) {
-            holders |= &kvo_pass_words[index] == own ? 1 : 2;
+            holders |= &kvo_pass_words[index].word == own ? 1 : 2;
         } else if (word == (registration | 1)) {
-            holders |= &kvo_pass_words[index] == own ? 1 : 4;
+            holders |= &kvo_pass_words[index].word == own ? 1 : 4;
         }
     }
     return holders;
