@@ -117,8 +117,8 @@ extension KVOController {
     /// (`.some(nil)`), as a typed key path through an optional gives it, and nil means only that the
     /// record does not carry the value.
     ///
-    /// For one property whose type is `type` itself, a record costs what the typed form's costs: no
-    /// value is boxed as `Any` or cast.
+    /// For one property whose type is `type` itself (not an optional), a record costs what the typed
+    /// form's costs: no value is boxed as `Any` or cast.
     ///
     /// - Parameters:
     ///   - object: The object to observe; nil does nothing.
