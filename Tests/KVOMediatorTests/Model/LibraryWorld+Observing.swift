@@ -183,6 +183,12 @@ extension LibraryWorld {
                 guard let path = key.stringPath else { continue }
                 journal.expect(\Object.[kvoKeyPath: path], for: check.registration)
                 do {
+                    // Every other registration observes the path as its values' type (`as:`): the same
+                    // registration, whose records, given back as `Any`, are the other form's.
+                    if check.registration.isMultiple(of: 2), let type = key.stringValueType {
+                        try observe(object, path: path, as: type, call, check: check)
+                        continue
+                    }
                     try call.controller.observe(object, keyPath: path, options: call.options) {
                         observer,
                         object,
@@ -194,6 +200,54 @@ extension LibraryWorld {
                     journal.problem("observing \"\(path)\" threw \(error)")
                 }
             }
+        }
+    }
+}
+
+extension LibraryWorld {
+    /// `observe(_:keyPath:as:…)` of `path`, its records given to the journal as the untyped form's: each
+    /// value as `Any` (a nil of an optional `Value` is an `Any` holding nil, as the untyped form gives it).
+    fileprivate func observe<Object: KeyValueObservable & SendableMetatype, Value>(
+        _ object: Object,
+        path: String,
+        as type: Value.Type,
+        _ call: ControllerCall,
+        check: DeliveryCheck
+    ) throws {
+        let journal = journal
+        try call.controller.observe(object, keyPath: path, as: type, options: call.options) {
+            observer,
+            object,
+            change in
+            let untyped = KVOChange<Any>(
+                kind: change.kind,
+                oldValue: change.oldValue.map { $0 as Any },
+                newValue: change.newValue.map { $0 as Any },
+                indexes: change.indexes,
+                isPrior: change.isPrior,
+                keyPath: change.keyPath
+            )
+            journal.receive(
+                ModelRecord(untyped: untyped),
+                for: check,
+                observer: observer,
+                object: object,
+                keyPath: change.keyPath
+            )
+        }
+    }
+}
+
+extension ModelKey {
+    /// The type the string form observes this key's values as, `as:` (optional where a link may be nil).
+    var stringValueType: Any.Type? {
+        switch self {
+        case .x, .count, .value: Int.self
+        case .chain, .peerValue: Int?.self
+        case .songs, .items: [Int].self
+        case .chainItems: [Int]?.self
+        case .tags, .marks: Set<Int>.self
+        default: nil
         }
     }
 }
