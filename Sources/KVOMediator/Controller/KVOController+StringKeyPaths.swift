@@ -36,29 +36,31 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Any>) -> Void
     ) throws {
         guard let object else { return }
-        let site = _RegistrationSites.enter(file, line, .string, observer: Observer.self)
-        defer { _RegistrationSites.leave(site) }
         // The box is made here, where the types are concrete, so that its delivery is specialised (see
         // `_DeliveryBox`): made in the library, it looked up `KVOChange<Any>`'s metadata on every change.
         try _observe(
             object,
             keyPath: keyPath,
             options: options,
+            site: (file, line),
             box: _ObserverBlockBox(observer: _observer, block: block)
         )
     }
 
-    /// `observe(_:keyPath:options:block:)` for a string key path, its callback in `box`; with a `valueType`,
-    /// the value there now, if any, must be one (`isOfType`), as `observe(_:keyPath:as:…)` asks.
+    /// `observe(_:keyPath:options:block:)` for a string key path, made at `site`, its callback in `box`; with a
+    /// `valueType`, the value there now, if any, must be one (`isOfType`), as `observe(_:keyPath:as:…)` asks.
     @usableFromInline
     func _observe<Object: KeyValueObservable>(
         _ object: Object,
         keyPath: String,
         options: KVOOptions,
+        site: (file: StaticString, line: UInt),
         box: _DeliveryBox,
         valueType: Any.Type? = nil,
         isOfType: (Any) -> Bool = { _ in true }
     ) throws {
+        let site = _RegistrationSites.enter(site.file, site.line, .string, observer: Observer.self)
+        defer { _RegistrationSites.leave(site) }
         try object.validateKeyPath(keyPath)
         if let valueType, let value = object.unreportedValue(atKeyPath: keyPath), !isOfType(value) {
             throw KVOError.typeMismatch(observing: value, as: valueType, path: keyPath, root: Object.self)
@@ -145,14 +147,13 @@ extension KVOController {
         block: @escaping @Sendable (Observer, Object, KVOChange<Value>) -> Void
     ) throws {
         guard let object else { return }
-        let site = _RegistrationSites.enter(file, line, .string, observer: Observer.self)
-        defer { _RegistrationSites.leave(site) }
         // (The box is made here, where the types are concrete: see `observe(_:keyPath:options:file:line:block:)`.)
         try _observe(
             object,
             keyPath: keyPath,
             options: options,
-            box: _CastingObserverBlockBox(observer: _observer, block: block),
+            site: (file, line),
+            box: _ObserverBlockBox(observer: _observer, castingFor: block),
             valueType: Value.self,
             isOfType: { $0 is Value }
         )

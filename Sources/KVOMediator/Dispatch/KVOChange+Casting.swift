@@ -1,35 +1,8 @@
 import Foundation
 
-/// A controller's block for a string key path observed as a type of the caller's
-/// (``KVOController/observe(_:keyPath:as:options:file:line:block:)``): the registration is the string key
-/// path's own, whose values are `Any`; its records reach the block with each value cast to `Value` (nil
-/// when it is nil or of another type). A value given as a `Value` is loaded as one, with no box and no cast.
-@usableFromInline
-final class _CastingObserverBlockBox<Observer: AnyObject, Object: AnyObject, Value>: _DeliveryBox,
-    @unchecked Sendable
-{  // immutable
-    @usableFromInline
-    let observer: WeakReference<Observer>
-    @usableFromInline
-    let block: (Observer, Object, KVOChange<Value>) -> Void
-
-    @inlinable
-    init(observer: WeakReference<Observer>, block: @escaping (Observer, Object, KVOChange<Value>) -> Void) {
-        self.observer = observer
-        self.block = block
-        super.init { box, object, old, new, type, isPrior, holder in
-            let box = KnownClass.cast(box, to: _CastingObserverBlockBox<Observer, Object, Value>.self)
-            guard let observer = box.observer.object else { return }
-            let object = KnownClass.cast(object, to: Object.self)
-            guard let type else {
-                // A record the registration built: of its own values, `Any`.
-                return box.block(observer, object, KVOChange<Any>._casting(new.unsafelyUnwrapped, to: Value.self))
-            }
-            var change = KVOChange<Value>._casting(old: old, new: new, type: type, isPrior: isPrior)
-            KVOChange<Value>._lending(holder, to: &change) { box.block(observer, object, $0) }
-        }
-    }
-}
+// The records of a string key path observed as a type of the caller's
+// (``KVOController/observe(_:keyPath:as:options:file:line:block:)``, whose box is `_ObserverBlockBox`'s
+// `init(observer:castingFor:)`): the string form's records, each value cast to that type.
 
 extension KVOChange {
     /// The record of values at `old` and `new` (of `type`, or a collection mutation's parts: see `_Delivery`),
