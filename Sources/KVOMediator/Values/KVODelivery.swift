@@ -34,6 +34,10 @@ public struct KVOQueueDelivery: Sendable {
     public let coalescing: KVOCoalescing?
 
     /// Calls back on `queue`, in the order of the changes, once for each change.
+    ///
+    /// Deliveries keep their order among themselves, not with the blocks you queue to `queue` yourself:
+    /// they wait in one serial queue of the library's that targets `queue`, and while earlier deliveries
+    /// wait there, a new one joins them, so it can run before a block you queued before its change.
     public static func queue(_ queue: DispatchQueue) -> KVOQueueDelivery {
         KVOQueueDelivery(queue: queue, coalescing: nil)
     }
