@@ -86,8 +86,13 @@ final class Address: KeyValueObservable {
 
 /// The `addObserver(_:forKeyPath:options:context:)` observer: one method receives every change.
 final class AuditLog: KeyValueObserving {
+    /// Cocoa's context idiom: the address of a private static variable tells this class's observations
+    /// apart. Swift 6 needs `nonisolated(unsafe)` on it; only its address is ever used.
+    nonisolated(unsafe) static var playlistContext = 0
+
     lazy var kvoController = KVOController(observer: self)
     private(set) var records: [KVOChange<Any>] = []
+    private(set) var playlistRecords = 0
 
     func observeValue(
         forKeyPath keyPath: AnyKeyPath,
@@ -97,6 +102,9 @@ final class AuditLog: KeyValueObserving {
     ) {
         print("   audit:", change)
         records.append(change)
+        if withUnsafeMutablePointer(to: &AuditLog.playlistContext, { UnsafeMutableRawPointer($0) == context }) {
+            playlistRecords += 1
+        }
     }
 }
 
@@ -175,7 +183,7 @@ expect(summaries.values == ["1 entries, total 4", "2 entries, total 10"], "summa
 print("addObserver(_:forKeyPath:options:context:) and mutableArrayValue(forKey:):")
 let playlist = Playlist()
 let audit = AuditLog()
-audit.kvoController.observe(playlist, keyPaths: [\.songs], options: [.old, .new], context: nil)
+audit.kvoController.observe(playlist, keyPaths: [\.songs], options: [.old, .new], context: &AuditLog.playlistContext)
 let songs = playlist.mutableArrayValue(for: \.songs)
 songs.append("Giant Steps")
 songs.insert(contentsOf: ["Naima", "Impressions"], at: 0)
@@ -186,6 +194,7 @@ let kinds = audit.records.map(\.kind)
 let indexes = audit.records.map { $0.indexes.map(Array.init) }
 expect(kinds == [.insertion, .insertion, .removal, .replacement, .setting], "kinds: \(kinds)")
 expect(indexes == [[1], [0, 1], [1], [0], nil], "indexes: \(indexes)")
+expect(audit.playlistRecords == 5, "every record carries the context it was observed with")
 expect(audit.records[2].oldValue as? [String] == ["Impressions"], "a removal carries the removed elements")
 expect(audit.records[3].newValue as? [String] == ["Alabama"], "a replacement carries the new elements")
 
