@@ -155,9 +155,14 @@ extension KVOController {
             guard pending.add(change) else { return }
             hop {
                 let (prior, change, owed) = pending.take()
-                guard let records = merged.delivered(prior: prior, change: change, owed: owed) else { return }
-                context.info?.deliver {
-                    for record in records {
+                guard let records = merged.delivered(prior: prior, change: change, owed: owed),
+                    let info = context.info
+                else { return }
+                info.deliver {
+                    for (index, record) in records.enumerated() {
+                        // A prior callback that ended the registration (unobserve, its controller
+                        // released) stops the change record that would follow it.
+                        if index > 0, info.isCancelled { return }
                         guard let observer = observer.object else { return }
                         call(observer, record)
                     }

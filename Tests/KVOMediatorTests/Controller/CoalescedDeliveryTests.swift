@@ -100,6 +100,32 @@ import Testing
         )
     }
 
+    @Test(arguments: [false, true])
+    func aPriorCallbackThatEndsTheRegistrationStopsTheMergedRecordAfterIt(endingAll: Bool) {
+        let importer = Importer()
+        let observer = TestObserver()
+        let held = HeldQueue()
+        let records = Recorder<Int>()
+        observer.kvoController.observe(
+            importer,
+            keyPath: \.progress,
+            options: [.old, .new, .prior],
+            delivery: .queue(held.queue, coalescing: .latest)
+        ) { observer, change in
+            records.append(change)
+            if endingAll {
+                observer.kvoController.unobserveAll()
+            } else {
+                observer.kvoController.unobserve(importer, keyPath: \.progress)
+            }
+        }
+        importer.progress = 1
+        importer.progress = 2
+        held.releaseAndDrain()
+        #expect(records.changes == [change(\Importer.progress, old: 0, prior: true)])
+        #expect(importer.kvoRegistrar.registrationCount == 0)
+    }
+
     @Test func recordsCarryOnlyTheValuesAskedFor() {
         let importer = Importer()
         let observer = TestObserver()
