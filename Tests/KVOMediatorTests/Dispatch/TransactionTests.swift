@@ -179,6 +179,33 @@ import Testing
         )
     }
 
+    /// A record's new value is read when its registration's delivery starts: a callback that ran before
+    /// it at the same end and changed the value leaves it ending at that value, after the callback's own
+    /// change was delivered to it first. So each observer's last record names the value the object has.
+    @Test(arguments: [false, true])
+    func aCallbackThatChangesThePropertyAtTheEndLeavesLaterRecordsEndingAtItsValue(distinct: Bool) {
+        let account = Ledger()
+        let (resetter, observer) = (TestObserver(), TestObserver())
+        resetter.kvoController.observe(account, keyPath: \.balance) { _, account, change in
+            if change.newValue == 20 { account.balance = 0 }
+        }
+        let options: KVOOptions = distinct ? [.old, .new, .distinct] : [.old, .new]
+        let balance = recordChanges(of: account, \.balance, options: options, by: observer)
+        let available = recordChanges(of: account, \.available, options: options, by: observer)
+        withKVOTransaction {
+            account.balance = 10
+            account.balance = 20
+        }
+        #expect(account.balance == 0)
+        let nested = [change(\Ledger.balance, old: 20, new: 0)]
+        #expect(balance.changes == (distinct ? nested : nested + [change(\Ledger.balance, old: 0, new: 0)]))
+        let nestedAvailable = [change(\Ledger.available, old: 20, new: 0)]
+        #expect(
+            available.changes
+                == (distinct ? nestedAvailable : nestedAvailable + [change(\Ledger.available, old: 0, new: 0)])
+        )
+    }
+
     @Test func aPriorCallbackThatEndsItsRegistrationAtTheTransactionsEndGetsNoChangeRecord() throws {
         let account = Ledger()
         let records = Recorder<Int>()
