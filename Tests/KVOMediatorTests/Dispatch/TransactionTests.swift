@@ -564,6 +564,24 @@ import Testing
         #expect(count.count == 1)
     }
 
+    /// Documented as a misuse with a stated outcome: the transaction's end delivers the change as if it
+    /// had ended there, and the late `didChangeValue(for:)` one more record, which has no old value.
+    @Test func aManualChangeBegunInsideTheTransactionIsDeliveredAtItsEndAndItsLateDidAddsARecord() {
+        let counter = Counter()
+        let observer = TestObserver()
+        let count = Recorder<Int>()
+        observer.kvoController.observe(counter, keyPath: \.count, options: [.old, .new]) { _, _, change in
+            count.append(change)
+        }
+        withKVOTransaction {
+            counter.willChangeValue(for: \.count)
+            counter.count = 5
+        }
+        #expect(count.changes == [change(\Counter.count, old: 0, new: 5)])
+        counter.didChangeValue(for: \.count)
+        #expect(count.changes == [change(\Counter.count, old: 0, new: 5), change(\Counter.count, new: 5)])
+    }
+
     @Test func anObjectReleasedInsideATransactionIsGoneThenAndItsDeathIsDeliveredOnce() {
         let console = Console()
         var agent: Agent? = Agent("a", status: "idle")
