@@ -10,7 +10,11 @@ struct DeliveryRoute: Sendable {
     init(_ delivery: KVOQueueDelivery) {
         let lane = DeliveryLane.lane(to: delivery.queue)
         form = delivery.coalescing == nil ? .queue : .queueCoalescing
-        hop = { lane.queue.async(execute: $0) }
+        hop = { job in
+            let cascade = CascadedDeliveries.willQueue()
+            // (The lane is kept until its deliveries have run: the test kit's wait finds it in the table.)
+            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(cascade: cascade, job) } }
+        }
     }
 
     /// `delivery: .mainActor`, with or without coalescing, on `lane` (a controller's).

@@ -57,6 +57,42 @@ package func _kvoDeliveryQueues() -> [DispatchQueue] {
     DeliveryLane.liveQueues
 }
 
+/// Whether deliveries that other deliveries' callbacks queued (a change they made) are waiting to run:
+/// what the test kit's wait follows from one round of waiting to the next.
+package func _kvoCascadedDeliveriesQueued() -> Bool {
+    CascadedDeliveries.waiting
+}
+
+/// The deliveries queued, to a queue or the main actor, by a thread that was itself running a queued
+/// delivery: a callback's change that queues another delivery. Counted until they run, so that the test
+/// kit's wait (`settleKVODeliveries()`) follows a chain of them to its end, however long, and is not held
+/// up by deliveries that other threads keep queueing.
+enum CascadedDeliveries {
+    private static let queued = Atomic<Int>(0)
+
+    static var waiting: Bool {
+        queued.load(ordering: .acquiring) > 0
+    }
+
+    /// Notes a delivery about to be queued: whether it is a cascade, to pass to `run(_:cascade:)`.
+    static func willQueue() -> Bool {
+        guard ThreadContext.currentSays({ $0.runsQueuedDelivery }) else { return false }
+        queued.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Runs a queued delivery, with this thread marked as running one meanwhile.
+    static func run(cascade: Bool, _ job: () -> Void) {
+        let wasRunning = ThreadContext.withCurrent { context in
+            defer { context.runsQueuedDelivery = true }
+            return context.runsQueuedDelivery
+        }
+        job()
+        ThreadContext.withCurrent { $0.runsQueuedDelivery = wasRunning }
+        if cascade { queued.wrappingSubtract(1, ordering: .releasing) }
+    }
+}
+
 /// Whether deliveries to the main actor (`delivery: .mainActor`, coalescing or not) are queued and have not
 /// run yet: what the test kit's wait waits on the main actor for.
 package func _kvoMainActorDeliveriesQueued() -> Bool {
@@ -86,8 +122,9 @@ final class MainActorLane: Sendable {
         }
         queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         Self.queuedEverywhere.wrappingAdd(1, ordering: .relaxed)
+        let cascade = CascadedDeliveries.willQueue()
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { body() }
+            CascadedDeliveries.run(cascade: cascade) { MainActor.assumeIsolated { body() } }
             Self.ran.wrappingAdd(1, ordering: .relaxed)
             self.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             Self.queuedEverywhere.wrappingSubtract(1, ordering: .releasing)
