@@ -74,8 +74,8 @@ extension KVOController {
         // is ignored; otherwise the registration takes its place before it starts.
         // (With the registrations of the other form, string or typed, if there are any.)
         let retainsObserved = retainsObserved
-        let (observed, otherForm): (Bool, InlineList<KVOInfo>) = state.withLock { state in
-            if state.table.contains(id, keyPath: keyPath) { return (true, InlineList()) }
+        let (observed, otherForm): (UInt16?, InlineList<KVOInfo>) = state.withLock { state in
+            if let existing = state.table.registration(id, keyPath: keyPath) { return (existing.site, InlineList()) }
             var otherForm = InlineList<KVOInfo>()
             if state.table.containsOtherForm(id, isString: stringKeyPath != nil) {
                 otherForm = state.table.infos(of: id)
@@ -84,9 +84,12 @@ extension KVOController {
             state.table.insert(info, for: id)
             if stringKeyPath != nil { state.hasObservedStrings = true }
             if retainsObserved, state.retainedObjects[id] == nil { state.retainedObjects[id] = object }
-            return (false, otherForm)
+            return (nil, otherForm)
         }
-        if observed {
+        if let observed {
+            #if DEBUG
+            reportIgnored(info, on: object, observedAt: observed)
+            #endif
             KVODispatcher.shared.end(info)
             return
         }
@@ -112,6 +115,33 @@ extension KVOController {
             (onError ?? errorHandler)(error)
         }
     }
+
+    #if DEBUG
+    /// Reports an `observe` ignored because this controller observes its key path of `object` already,
+    /// when the registration that stays was made elsewhere (site `observedAt`): another call's options
+    /// and callback are dropped with no other sign. One call made again (re-observing in
+    /// `viewWillAppear`, say) says nothing. (Debug builds, as FBKVOController ignores it silently.)
+    private func reportIgnored<Object: KeyValueObservable, Value>(
+        _ info: TypedKVOInfo<Object, Value>,
+        on object: Object,
+        observedAt site: UInt16
+    ) {
+        guard site != info.site, let kept = _RegistrationSites.site(site), let ignored = _RegistrationSites.site(info.site)
+        else { return }
+        let name =
+            info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }
+            ?? info.keyPathName
+        errorHandler(
+            .alreadyObserved(
+                keyPath: name,
+                type: Object.self,
+                observerType: Observer.self,
+                keptAt: kept.place,
+                ignoredAt: ignored.place
+            )
+        )
+    }
+    #endif
 
     /// Starts a registration asking for `.initial`, and delivers that record if `keeps()`.
     ///

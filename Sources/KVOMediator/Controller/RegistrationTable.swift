@@ -107,10 +107,19 @@ struct RegistrationTable {
         return found
     }
 
-    /// Whether a registration on the object has a key path equal to `keyPath`.
-    func contains(_ id: ObjectIdentifier, keyPath: AnyKeyPath) -> Bool {
-        if let objectIndex = objectIndex(of: id) { return objectIndex.byKeyPath[KeyPathKey(keyPath)] != nil }
-        return contains(id) { KeyPathHashes.shared.areEqual($0.keyPath, keyPath) }
+    /// The registration on the object with a key path equal to `keyPath`, if there is one.
+    func registration(_ id: ObjectIdentifier, keyPath: AnyKeyPath) -> KVOInfo? {
+        if let objectIndex = objectIndex(of: id) {
+            var found: KVOInfo?
+            objectIndex.byKeyPath[KeyPathKey(keyPath)]?.forEachElement { info in if found == nil { found = info } }
+            return found
+        }
+        var found: KVOInfo?
+        forEach(of: id) { info in
+            if KeyPathHashes.shared.areEqual(info.keyPath, keyPath) { found = info }
+            return found == nil
+        }
+        return found
     }
 
     /// Whether a registration on the object was made in the other form (string or typed) than `isString`.

@@ -21,6 +21,27 @@ extension KVOError {
         )
     }
 
+    /// An `observe` ignored because its controller observes the key path of the object already, from an
+    /// `observe` made elsewhere.
+    static func alreadyObserved(
+        keyPath: String,
+        type: Any.Type,
+        observerType: Any.Type,
+        keptAt: String,
+        ignoredAt: String
+    ) -> KVOError {
+        KVOError(
+            reason: .alreadyObserved,
+            keyPath: keyPath,
+            typeName: "\(type)",
+            message: "KVOMediator: the observe of \(keyPath) of \(type) at \(ignoredAt) was ignored, with its options and "
+                + "callback: this KVOController<\(observerType)> observes that key path of that object already "
+                + "(made at \(keptAt)), and a controller keeps one registration per object and key path. To replace "
+                + "it, call unobserve(_:keyPath:) first; to have both, observe from another controller, or with a "
+                + "token (object.observe(_:options:changeHandler:))."
+        )
+    }
+
     /// A token released before it delivered any change, on the thread that made it.
     static func tokenReleased(keyPath: String, type: String) -> KVOError {
         KVOError(

@@ -88,6 +88,54 @@ import Testing
         #expect(observer.kvoController.observationCount == 1)
     }
 
+    #if DEBUG
+    @Test func debugBuildsReportASecondObserveMadeElsewhereNamingBothPlaces() throws {
+        let circle = Circle()
+        let observer = TestObserver()
+        let log = ErrorLog()
+        observer.kvoController.errorHandler = { log.append($0) }
+        let second = Recorder<Double>()
+        let firstLine = #line + 1
+        observer.kvoController.observe(circle, keyPath: \.radius) { _, _, _ in }
+        let secondLine = #line + 1
+        observer.kvoController.observe(circle, keyPath: \.radius, options: [.old, .new]) { _, _, change in
+            second.append(change)
+        }
+        circle.radius = 2
+        #expect(second.count == 0)
+        let error = try #require(log.errors.only)
+        #expect(error.reason == .alreadyObserved)
+        #expect(error.keyPath == "radius")
+        #expect(error.typeName == "Circle")
+        let file = "KVOMediatorTests/ControllerContractTests.swift"
+        #expect(
+            error.message
+                == "KVOMediator: the observe of radius of Circle at \(file):\(secondLine) was ignored, with its options "
+                + "and callback: this KVOController<TestObserver> observes that key path of that object already "
+                + "(made at \(file):\(firstLine)), and a controller keeps one registration per object and key path. "
+                + "To replace it, call unobserve(_:keyPath:) first; to have both, observe from another controller, "
+                + "or with a token (object.observe(_:options:changeHandler:))."
+        )
+    }
+
+    @Test func theSameObserveMadeAgainIsIgnoredWithoutAReport() throws {
+        let circle = Circle()
+        let other = Circle()
+        let observer = TestObserver()
+        let log = ErrorLog()
+        observer.kvoController.errorHandler = { log.append($0) }
+        for object in [circle, circle, other, circle] {
+            observer.kvoController.observe(object, keyPath: \.radius) { _, _, _ in }
+        }
+        observer.kvoController.observe(circle, keyPath: \.name) { _, _, _ in }
+        observer.kvoController.unobserve(circle, keyPath: \.radius)
+        observer.kvoController.observe(circle, keyPath: \.radius) { _, _, _ in }
+        try observer.kvoController.observe(other, keyPath: "name") { _, _, _ in }
+        #expect(log.errors.isEmpty)
+        #expect(observer.kvoController.observationCount == 4)
+    }
+    #endif
+
     @Test func twoControllersAreIndependent() {
         let circle = Circle()
         let one = TestObserver()

@@ -96,8 +96,9 @@ final class LibraryWorld {
         let journal = journal
         controller.errorHandler = { error in
             // (The model lets controllers go on purpose while their observers live, as FBKVOController's
-            // reused cells did: the debug-build report of that is no problem here.)
-            guard error.reason != .controllerReleased else { return }
+            // reused cells did, and observes a key path again on purpose, from other forms, to check that the
+            // first registration stays: the debug-build reports of those are no problem here.)
+            guard error.reason != .controllerReleased, error.reason != .alreadyObserved else { return }
             journal.problem("error handler: \(error.message)")
         }
         controllerReferences[nextController] = WeakBox(controller)

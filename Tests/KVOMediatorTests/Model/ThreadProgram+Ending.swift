@@ -80,8 +80,8 @@ extension ThreadProgram {
         let controller = KVOController(observer: observer, retainsObserved: retains)
         let journal = world.journal
         controller.errorHandler = { error in
-            // (Controllers are let go on purpose while their observers live: see `LibraryWorld`.)
-            guard error.reason != .controllerReleased else { return }
+            // (Controllers are let go, and key paths observed again, on purpose: see `LibraryWorld`.)
+            guard error.reason != .controllerReleased, error.reason != .alreadyObserved else { return }
             journal.problem("thread error handler: \(error.message)")
         }
         journal.track(controller, as: "a controller of thread \(index)")
