@@ -126,7 +126,8 @@ extension KVOController {
         on object: Object,
         observedAt site: UInt16
     ) {
-        guard site != info.site, let kept = _RegistrationSites.site(site), let ignored = _RegistrationSites.site(info.site)
+        guard site != info.site, let kept = _RegistrationSites.site(site),
+            let ignored = _RegistrationSites.site(info.site)
         else { return }
         let name =
             info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }

@@ -34,7 +34,8 @@ extension KVOError {
             reason: .alreadyObserved,
             keyPath: keyPath,
             typeName: "\(type)",
-            message: "KVOMediator: the observe of \(keyPath) of \(type) at \(ignoredAt) was ignored, with its options and "
+            message:
+                "KVOMediator: the observe of \(keyPath) of \(type) at \(ignoredAt) was ignored, with its options and "
                 + "callback: this KVOController<\(observerType)> observes that key path of that object already "
                 + "(made at \(keptAt)), and a controller keeps one registration per object and key path. To replace "
                 + "it, call unobserve(_:keyPath:) first; to have both, observe from another controller, or with a "
