@@ -7,7 +7,8 @@ extension KVOInfo {
         ThreadModes.running.load(ordering: .relaxed) != 0
     }
 
-    /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does.
+    /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does,
+    /// or another thread's transaction takes the change (`linkAwaitsATransaction`).
     /// `once`: before the set, which the note after it counts (a registration noted then keeps its place).
     @inline(never)
     final func deferredInTransaction(old: ValueAddress, type: Any.Type, once: Bool = false) -> Bool {
@@ -17,7 +18,16 @@ extension KVOInfo {
             let field = isDirect ? ThreadContext.withCurrent { $0.transactionSetField } : -1
             transaction.noteSet(self, field: field, old: old, type: type, once: once)
         }
-        return noted != nil
+        return noted != nil || linkAwaitsATransaction
+    }
+
+    /// Whether a transaction of another thread replaced a link of this chain and has not delivered it: the
+    /// chain still follows the old links, so a change of it made now, on a thread that runs no
+    /// transaction, is not delivered on its own. It is in that transaction's record, which reads the chain
+    /// again at its end (a change of an object the chain no longer reaches is in nobody's record).
+    @inline(__always)
+    final var linkAwaitsATransaction: Bool {
+        linksAwaitingTransactions.load(ordering: .acquiring) != 0
     }
 
     /// A set of a direct registration's `@Observed` property at `field` in this thread's transaction, found

@@ -39,6 +39,10 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     #endif
     /// Whether a record was delivered (the `.initial` one too): then its name is kept when it ends.
     let madeRecord = Atomic<Bool>(false)
+    /// How many threads' transactions replaced a link of this chain and have not delivered it yet: until
+    /// they do, the chain follows its old links, so other threads' changes of it go into those
+    /// transactions' records instead of being delivered (see `linkAwaitsATransaction`).
+    let linksAwaitingTransactions = Atomic<UInt8>(0)
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.

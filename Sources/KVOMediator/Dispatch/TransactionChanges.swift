@@ -23,6 +23,8 @@ final class TransactionChanges {
         var changes: Int
         /// A weak referent's death was among them: delivered whatever `.distinct` says.
         var includesDeath: Bool
+        /// A link of its chain was replaced: counted in its `linksAwaitingTransactions` until delivered.
+        var replacedLink = false
     }
 
     /// What an entry holds that is reference counted, kept apart (most entries need none).
@@ -52,7 +54,12 @@ final class TransactionChanges {
 
     deinit {
         // (Entries are left only by a thread that exits inside a transaction's body: their retains go too.)
-        for entry in owned.guarded.entries { entry.info.release() }
+        for entry in owned.guarded.entries {
+            if entry.replacedLink {
+                entry.info.with { _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .releasing) }
+            }
+            entry.info.release()
+        }
     }
     private static var searchedEntries: Int { 8 }
 
@@ -184,6 +191,14 @@ final class TransactionChanges {
         return true
     }
 
+    /// Notes that a change noted for `info` replaced a link of its chain: other threads' changes of the
+    /// chain go into this transaction's record until it is delivered (see `linkAwaitsATransaction`).
+    func noteLinkReplaced(_ info: KVOInfo) {
+        guard let index = position(of: info), !entries[index].replacedLink else { return }
+        entries[index].replacedLink = true
+        info.linksAwaitingTransactions.wrappingAdd(1, ordering: .releasing)
+    }
+
     /// `note`, unless `info` changed already in this transaction (a change announced twice: once
     /// before it, once after it).
     func noteOnce(_ info: KVOInfo, field: Int = -1, old: () -> DeferredValue) {
@@ -231,6 +246,12 @@ final class TransactionChanges {
         // given back afterwards, emptied, for the next one.
         guard var taken = ThreadContext.withCurrent(endOutermost) else { return }
         for index in taken.entries.indices {
+            // (Counted out first: a change its callbacks make on this thread is delivered as usual.)
+            if taken.entries[index].replacedLink {
+                taken.entries[index].info.with {
+                    _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .releasing)
+                }
+            }
             deliver(taken.entries[index], extras: taken.extras)
             taken.entries[index].info.release()
         }

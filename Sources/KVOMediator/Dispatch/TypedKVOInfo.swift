@@ -312,7 +312,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
         // (Noted before the change; one announced before the transaction began is delivered as usual.)
-        if _slowPath(Self.transactionsMayRun), isDeferredInTransaction { return }
+        if _slowPath(Self.transactionsMayRun), isDeferredInTransaction || linkAwaitsATransaction { return }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
@@ -340,9 +340,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
 
     /// Notes a change about to be made, with the value now, if this thread runs a transaction; whether it
     /// does.
+    /// (Or another thread's transaction takes it: see `linkAwaitsATransaction`.)
     @inline(never)
     private func deferredInTransaction() -> Bool {
         TransactionChanges.withOnThisThread { $0.note(self) { DeferredValue(boxing: currentValueBoxed()) } } != nil
+            || linkAwaitsATransaction
     }
 
     private func evaluateAround(store: () -> Void) {
@@ -397,7 +399,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
             return store()
         }
         // (The leaf word read again: the chain it names is what the new link must be followed to.)
-        if _slowPath(Self.transactionsMayRun), deferredInTransaction(store: store) { return }
+        if _slowPath(Self.transactionsMayRun), deferredInTransaction(store: store) {
+            // Until this thread's transaction delivers it, the chain follows its old links.
+            TransactionChanges.withOnThisThread { $0.noteLinkReplaced(self) }
+            return
+        }
         if link.strategy == .chainLink, changeThroughLink(link, leafKey: leafWord, store: store) {
             return
         }

@@ -325,6 +325,33 @@ import Testing
         )
     }
 
+    @Test func aChainWhoseLinkATransactionReplacedTakesOtherThreadsChangesIntoItsRecord() {
+        let account = Ledger()
+        let ann = LedgerOwner("ann")
+        account.owner = ann
+        let bob = LedgerOwner("bob")
+        let observer = TestObserver()
+        let name = recordChanges(of: account, \.owner?.name, options: [.old, .new, .prior], by: observer)
+        withKVOTransaction {
+            account.owner = bob
+            TestThread {
+                ann.name = "anna"  // no longer on the chain
+                bob.name = "robert"  // the new link: in the transaction's record
+            }.join()
+            #expect(name.count == 0)
+        }
+        ann.name = "annie"
+        bob.name = "rob"
+        #expect(
+            name.changes == [
+                change(\Ledger.owner?.name, old: "ann", prior: true),
+                change(\Ledger.owner?.name, old: "ann", new: "robert"),
+                change(\Ledger.owner?.name, old: "robert", prior: true),
+                change(\Ledger.owner?.name, old: "robert", new: "rob"),
+            ]
+        )
+    }
+
     @Test func withDistinctAValueThatEndsWhereItStartedDeliversNothing() {
         let account = Ledger()
         let observer = TestObserver()
