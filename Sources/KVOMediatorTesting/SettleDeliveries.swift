@@ -5,7 +5,9 @@ import Synchronization
 /// Waits until the deliveries queued so far have run: those to dispatch queues (`delivery: .queue(q)`,
 /// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
 /// that changes something and so queues another is waited for too, and so on, however long the chain.
-/// Deliveries that other threads queue meanwhile are not waited for.
+/// Deliveries that other threads queue meanwhile are not followed: each queue is waited for until it has run
+/// what it held when the wait reached it. A queue that never runs (suspended, or the main actor while the
+/// main thread is blocked) makes the wait time out.
 ///
 /// ```swift
 /// importer.progress = 1_000                   // delivered on `work`, later

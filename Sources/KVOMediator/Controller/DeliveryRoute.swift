@@ -11,9 +11,10 @@ struct DeliveryRoute: Sendable {
         let lane = DeliveryLane.lane(to: delivery.queue)
         form = delivery.coalescing == nil ? .queue : .queueCoalescing
         hop = { job in
-            let cascade = CascadedDeliveries.willQueue()
-            // (The lane is kept until its deliveries have run: the test kit's wait finds it in the table.)
-            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(cascade: cascade, job) } }
+            guard CascadedDeliveries.willQueue() else { return lane.queue.async(execute: job) }
+            // A cascade (see `CascadedDeliveries`): counted until it runs, and its lane kept until then, so
+            // that the test kit's wait finds it in the table.
+            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(cascade: true, job) } }
         }
     }
 

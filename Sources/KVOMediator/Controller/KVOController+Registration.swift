@@ -74,8 +74,8 @@ extension KVOController {
         // is ignored; otherwise the registration takes its place before it starts.
         // (With the registrations of the other form, string or typed, if there are any.)
         let retainsObserved = retainsObserved
-        let (observed, otherForm): (UInt16?, InlineList<KVOInfo>) = state.withLock { state in
-            if let existing = state.table.registration(id, keyPath: keyPath) { return (existing.site, InlineList()) }
+        let (observed, otherForm): (KVOInfo?, InlineList<KVOInfo>) = state.withLock { state in
+            if let existing = state.table.registration(id, keyPath: keyPath) { return (existing, InlineList()) }
             var otherForm = InlineList<KVOInfo>()
             if state.table.containsOtherForm(id, isString: stringKeyPath != nil) {
                 otherForm = state.table.infos(of: id)
@@ -88,7 +88,7 @@ extension KVOController {
         }
         if let observed {
             #if DEBUG
-            reportIgnored(info, on: object, observedAt: observed)
+            reportIgnored(info, on: object, keeping: observed)
             #endif
             KVODispatcher.shared.end(info)
             return
@@ -118,27 +118,27 @@ extension KVOController {
 
     #if DEBUG
     /// Reports an `observe` ignored because this controller observes its key path of `object` already,
-    /// when the registration that stays was made elsewhere (site `observedAt`): another call's options
-    /// and callback are dropped with no other sign. One call made again (re-observing in
-    /// `viewWillAppear`, say) says nothing. (Debug builds, as FBKVOController ignores it silently.)
+    /// when the registration that stays (`kept`) was made elsewhere: another call's options and callback
+    /// are dropped with no other sign. One call made again (re-observing in `viewWillAppear`, say) says
+    /// nothing. (Debug builds, as FBKVOController ignores it silently.) Named from the registration that
+    /// stays, from what it reads: the object is not read, as an `observe` of a key path observed already
+    /// does not read it (another thread may be changing it).
     private func reportIgnored<Object: KeyValueObservable, Value>(
         _ info: TypedKVOInfo<Object, Value>,
         on object: Object,
-        observedAt site: UInt16
+        keeping kept: KVOInfo
     ) {
-        guard site != info.site, let kept = _RegistrationSites.site(site),
-            let ignored = _RegistrationSites.site(info.site)
+        guard kept.site != info.site, let keptAt = _RegistrationSites.site(kept.site),
+            let ignoredAt = _RegistrationSites.site(info.site)
         else { return }
-        let name =
-            info.stringKeyPath ?? (info.keyPath as? PartialKeyPath<Object>).flatMap { namePath(of: $0, on: object) }
-            ?? info.keyPathName
+        let name = info.stringKeyPath ?? kept.namePath ?? kept.unchainedName()
         errorHandler(
             .alreadyObserved(
                 keyPath: name,
                 type: Object.self,
                 observerType: Observer.self,
-                keptAt: kept.place,
-                ignoredAt: ignored.place
+                keptAt: keptAt.place,
+                ignoredAt: ignoredAt.place
             )
         )
     }

@@ -13,6 +13,7 @@ final class DeliveryLane: Sendable {
     private init(target: DispatchQueue) {
         self.queue = DispatchQueue(label: "KVOMediator.delivery", target: target)
         self.targetID = ObjectIdentifier(target)
+        queue.setSpecific(key: laneKey, value: 1)
     }
 
     deinit {
@@ -74,14 +75,17 @@ enum CascadedDeliveries {
         queued.load(ordering: .acquiring) > 0
     }
 
-    /// Notes a delivery about to be queued: whether it is a cascade, to pass to `run(_:cascade:)`.
+    /// Notes a delivery about to be queued: whether it is a cascade (queued by a delivery that runs on a
+    /// lane, or on the main actor from its queue), to pass to `run(cascade:_:)`.
     static func willQueue() -> Bool {
-        guard ThreadContext.currentSays({ $0.runsQueuedDelivery }) else { return false }
+        guard ThreadContext.currentSays({ $0.runsQueuedDelivery }) || DispatchQueue.getSpecific(key: laneKey) != nil
+        else { return false }
         queued.wrappingAdd(1, ordering: .relaxed)
         return true
     }
 
-    /// Runs a queued delivery, with this thread marked as running one meanwhile.
+    /// Runs a queued delivery, with this thread marked as running one meanwhile (a lane's jobs are told by
+    /// their queue instead, so that only cascades need this).
     static func run(cascade: Bool, _ job: () -> Void) {
         let wasRunning = ThreadContext.withCurrent { context in
             defer { context.runsQueuedDelivery = true }
@@ -154,6 +158,9 @@ final class MainActorLane: Sendable {
         + "or use an async main, instead of blocking the main thread; or deliver synchronously (no delivery:) "
         + "or on a queue (delivery: .queue(q))."
 }
+
+/// Marks the lanes' queues (`DeliveryLane`): a job running on one is a queued delivery.
+private let laneKey = DispatchSpecificKey<UInt8>()
 
 /// Marks the main dispatch queue, which runs the main actor's jobs.
 private let mainQueueKey: DispatchSpecificKey<UInt8> = {

@@ -19,7 +19,9 @@ extension KVOInfo {
             collectionRecords(object: object, &parts, apply)
             leave(passed: passed)
         } else if reachesLeaf(object), let root = self.object.load() {
-            collectionRecords(object: root, &parts, apply)
+            // (Another thread's transaction may take it: see `linkAwaitsATransaction`.)
+            let taken = Self.transactionsMayRun && linkAwaitsATransaction
+            collectionRecords(object: root, &parts, apply, unlessTaken: taken)
             // (The observed object let go once out of the gate: its deinit may cancel this registration.)
             withExtendedLifetime(root) { leave(passed: passed) }
         } else {
@@ -29,16 +31,24 @@ extension KVOInfo {
     }
 
     /// The prior record, `apply`, the change record, each delivered with `object`; inside the gate.
+    /// `unlessTaken`: another thread's transaction takes the mutation (no prior record), unless it
+    /// delivered while the mutation was applied (then the change record goes as usual).
     @inline(__always)
-    private func collectionRecords(object: AnyObject, _ parts: inout _CollectionParts, _ apply: () -> Void) {
+    private func collectionRecords(
+        object: AnyObject,
+        _ parts: inout _CollectionParts,
+        _ apply: () -> Void,
+        unlessTaken taken: Bool = false
+    ) {
         let keepsOld = options.contains(.old)
-        if options.contains(.prior) {
+        if options.contains(.prior), !taken {
             markDeliveredChange()
             parts.withKept(old: keepsOld, new: false) { prior in
                 asCallback { callCollection(object: object, at: prior, isPrior: true) }
             }
         }
         apply()
+        if taken, linkStillAwaitsATransaction { return }
         // The prior callback may have cancelled this registration: then no change record.
         if !isCancelled {
             markDeliveredChange()

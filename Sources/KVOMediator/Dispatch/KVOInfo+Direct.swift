@@ -28,7 +28,11 @@ extension KVOInfo {
     final func deliverPriorDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
         // (In a transaction, noted here, so that the registrations of one change keep their order; the prior
         // record goes with the transaction's record, at its end.)
-        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type, once: true) { return }
+        if _slowPath(Self.transactionsMayRun),
+            deferredInTransaction(old: oldValue, type: type, once: true) || linkAwaitsATransaction
+        {
+            return
+        }
         guard options.contains(.prior), !changesNothing(old: oldValue, new: newValue, type: type) else { return }
         deliver {
             withObservedObject(changed: object) {
@@ -40,7 +44,12 @@ extension KVOInfo {
     /// After a set of the slot this registration takes values of: the change record from the setter's
     /// own values.
     final func deliverChangeDirect(object: AnyObject, oldValue: ValueAddress, newValue: ValueAddress, type: Any.Type) {
-        if _slowPath(Self.transactionsMayRun), deferredInTransaction(old: oldValue, type: type) { return }
+        // (After the store: see `linkAwaitsATransaction`.)
+        if _slowPath(Self.transactionsMayRun),
+            deferredInTransaction(old: oldValue, type: type) || linkStillAwaitsATransaction
+        {
+            return
+        }
         if changesNothing(old: oldValue, new: newValue, type: type) { return }
         deliver {
             withObservedObject(changed: object) {
@@ -116,6 +125,17 @@ extension KVOInfo {
         if _slowPath(transactionsMayRun || distinct) {
             if transactionsMayRun, deferredInTransaction(old: oldValue, type: type) {
                 return storeUnchanged(store, passed: passed)
+            }
+            if transactionsMayRun, !isDirect, linkAwaitsATransaction {
+                // Another thread's transaction takes it, unless it delivered while the value was stored.
+                store()
+                if !linkStillAwaitsATransaction, !isCancelled {
+                    markDeliveredChange()
+                    asCallback {
+                        callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+                    }
+                }
+                return leave(passed: passed)
             }
             if distinct, isSame(oldValue, newValue, type: type) {
                 return storeUnchanged(store, passed: passed)

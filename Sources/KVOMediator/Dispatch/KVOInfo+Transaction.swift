@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A transaction's changes (``withKVOTransaction(_:)``) on the paths that deliver from a set's own values:
 /// noted for the transaction's end instead of delivered (see `TransactionChanges`).
 extension KVOInfo {
@@ -7,8 +9,7 @@ extension KVOInfo {
         ThreadModes.running.load(ordering: .relaxed) != 0
     }
 
-    /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does,
-    /// or another thread's transaction takes the change (`linkAwaitsATransaction`).
+    /// Notes a set from the value at `old` (a `type`) if this thread runs a transaction; whether it does.
     /// `once`: before the set, which the note after it counts (a registration noted then keeps its place).
     @inline(never)
     final func deferredInTransaction(old: ValueAddress, type: Any.Type, once: Bool = false) -> Bool {
@@ -18,16 +19,31 @@ extension KVOInfo {
             let field = isDirect ? ThreadContext.withCurrent { $0.transactionSetField } : -1
             transaction.noteSet(self, field: field, old: old, type: type, once: once)
         }
-        return noted != nil || linkAwaitsATransaction
+        return noted != nil
     }
 
     /// Whether a transaction of another thread replaced a link of this chain and has not delivered it: the
     /// chain still follows the old links, so a change of it made now, on a thread that runs no
     /// transaction, is not delivered on its own. It is in that transaction's record, which reads the chain
     /// again at its end (a change of an object the chain no longer reaches is in nobody's record).
+    ///
+    /// Asked again after the change is stored: a transaction counts itself out before it reads the chain,
+    /// so a change stored while it is still counted is in what it reads, and one found no longer counted
+    /// is delivered as usual (its end may have read the chain before the store). No change is lost; one
+    /// made just as the transaction ends may be in its record and in a record of its own.
     @inline(__always)
     final var linkAwaitsATransaction: Bool {
         linksAwaitingTransactions.load(ordering: .acquiring) != 0
+    }
+
+    /// `linkAwaitsATransaction`, asked after a change was stored. A count found is read again after a full
+    /// fence, which orders it after the store, as the transaction's counting out (a read-modify-write) is
+    /// before its read of the chain: one of the two sees the other. (None found needs no fence: the change
+    /// is then delivered as usual.)
+    final var linkStillAwaitsATransaction: Bool {
+        guard linksAwaitingTransactions.load(ordering: .relaxed) != 0 else { return false }
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        return linksAwaitingTransactions.load(ordering: .sequentiallyConsistent) != 0
     }
 
     /// A set of a direct registration's `@Observed` property at `field` in this thread's transaction, found

@@ -42,7 +42,7 @@ class KVOInfo: SlotObserver, @unchecked Sendable {  // the gate is atomic; `stat
     /// How many threads' transactions replaced a link of this chain and have not delivered it yet: until
     /// they do, the chain follows its old links, so other threads' changes of it go into those
     /// transactions' records instead of being delivered (see `linkAwaitsATransaction`).
-    let linksAwaitingTransactions = Atomic<UInt8>(0)
+    let linksAwaitingTransactions = Atomic<UInt16>(0)
     // Written once, before the registration starts, and only read after: no runtime checks.
     /// Set for value streams: every record must carry the whole value, so collection mutations are
     /// delivered as settings (re-read) rather than as the elements that changed.

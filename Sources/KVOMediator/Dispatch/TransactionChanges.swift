@@ -245,13 +245,11 @@ final class TransactionChanges {
         // Taken out, so that a transaction a callback runs on this thread starts empty; the storage is
         // given back afterwards, emptied, for the next one.
         guard var taken = ThreadContext.withCurrent(endOutermost) else { return }
+        // Counted out before any is delivered: a change a callback makes on this thread is delivered as usual.
+        for entry in taken.entries where entry.replacedLink {
+            entry.info.with { _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        }
         for index in taken.entries.indices {
-            // (Counted out first: a change its callbacks make on this thread is delivered as usual.)
-            if taken.entries[index].replacedLink {
-                taken.entries[index].info.with {
-                    _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .releasing)
-                }
-            }
             deliver(taken.entries[index], extras: taken.extras)
             taken.entries[index].info.release()
         }

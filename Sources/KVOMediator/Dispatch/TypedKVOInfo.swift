@@ -262,10 +262,11 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     }
 
     override func changeCollection(object: AnyObject, parts: _CollectionParts) {
-        // (Noted before the mutation; one announced before the transaction began is delivered as usual.)
+        // (Noted before the mutation; one announced before the transaction began is delivered as usual. After
+        // it: see `linkAwaitsATransaction`.)
         if _slowPath(Self.transactionsMayRun),
             TransactionChanges.withOnThisThread({ $0.noteCollection(self, { DeferredCollectionChange(parts) }) })
-                == true
+                == true || linkStillAwaitsATransaction
         {
             return
         }
@@ -312,7 +313,7 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
     /// instructions), unless its dynamic type is not `Value` (a value read as `Any`).
     override func changeEvaluated(captured: CapturedValue) {
         // (Noted before the change; one announced before the transaction began is delivered as usual.)
-        if _slowPath(Self.transactionsMayRun), isDeferredInTransaction || linkAwaitsATransaction { return }
+        if _slowPath(Self.transactionsMayRun), isDeferredInTransaction || linkStillAwaitsATransaction { return }
         guard case .value(let boxed) = captured else { return reevaluate(old: nil) }
         func open<Old>(_ old: Old) {
             if Old.self == Value.self {
@@ -331,20 +332,30 @@ final class TypedKVOInfo<Object: KeyValueObservable, Value>: KVOInfo, @unchecked
         evaluateAround(store: store)
     }
 
-    /// Notes a change by `store` (and makes it) if this thread runs a transaction; whether it does.
+    /// Notes a change by `store` (and makes it) if this thread runs a transaction; whether it does, or
+    /// another thread's transaction takes it (see `linkAwaitsATransaction`).
     private func deferredInTransaction(store: () -> Void) -> Bool {
-        guard deferredInTransaction() else { return false }
+        if deferredInOwnTransaction() {
+            store()
+            return true
+        }
+        guard linkAwaitsATransaction else { return false }
         store()
+        // (Unless that transaction delivered while the value was stored: then as usual.)
+        if !linkStillAwaitsATransaction { reevaluate(old: nil) }
         return true
     }
 
     /// Notes a change about to be made, with the value now, if this thread runs a transaction; whether it
     /// does.
     /// (Or another thread's transaction takes it: see `linkAwaitsATransaction`.)
-    @inline(never)
     private func deferredInTransaction() -> Bool {
+        deferredInOwnTransaction() || linkAwaitsATransaction
+    }
+
+    @inline(never)
+    private func deferredInOwnTransaction() -> Bool {
         TransactionChanges.withOnThisThread { $0.note(self) { DeferredValue(boxing: currentValueBoxed()) } } != nil
-            || linkAwaitsATransaction
     }
 
     private func evaluateAround(store: () -> Void) {

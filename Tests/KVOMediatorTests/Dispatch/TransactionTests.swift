@@ -352,6 +352,31 @@ import Testing
         )
     }
 
+    @Test func aChainToACollectionWhoseLinkATransactionReplacedTakesOtherThreadsMutationsIntoItsRecord() {
+        let account = Ledger()
+        let ann = LedgerOwner("ann")
+        ann.tags = ["a"]
+        account.owner = ann
+        let bob = LedgerOwner("bob")
+        bob.tags = ["b"]
+        let observer = TestObserver()
+        let tags = recordChanges(of: account, \.owner?.tags, options: [.old, .new, .prior], by: observer)
+        withKVOTransaction {
+            account.owner = bob
+            TestThread {
+                ann.mutableArrayValue(for: \.tags).append("x")  // no longer on the chain
+                bob.mutableArrayValue(for: \.tags).append("y")  // the new link: in the transaction's record
+            }.join()
+            #expect(tags.count == 0)
+        }
+        #expect(
+            tags.changes == [
+                change(\Ledger.owner?.tags, old: ["a"], prior: true),
+                change(\Ledger.owner?.tags, old: ["a"], new: ["b", "y"]),
+            ]
+        )
+    }
+
     @Test func withDistinctAValueThatEndsWhereItStartedDeliversNothing() {
         let account = Ledger()
         let observer = TestObserver()

@@ -38,6 +38,7 @@ final class Measures: KeyValueObservable, @unchecked Sendable {  // changed by o
 final class LedgerOwner: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
     let kvoRegistrar = KVORegistrar()
     @Observed var name: String
+    @Observed var tags: [String] = []
 
     init(_ name: String) {
         self.name = name
