@@ -82,37 +82,6 @@ import Testing
         #expect(recorder.changes == [KVOChange(oldValue: 20, newValue: 30, keyPath: \Thermostat.temperature)])
     }
 
-    @Test func settlingFollowsDeliveriesThatCallbacksQueueToTheEndOfTheChain() async throws {
-        let thermostats = (0..<5).map { _ in Thermostat() }
-        let panel = Panel()
-        let work = DispatchQueue(label: "KVOMediatorTestingTests.chain")
-        let recorder = KVORecorder<Int>()
-        // 0 → 1 on a queue, 1 → 2 on the main actor, 2 → 3 on the queue after a pause, 3 → 4 on the queue;
-        // 4 recorded on the queue.
-        for index in 0..<4 {
-            let next = thermostats[index + 1]
-            if index == 1 {
-                panel.kvoController.observe(thermostats[index], keyPath: \.temperature, delivery: .mainActor) {
-                    _,
-                    change in next.temperature = change.newValue!
-                }
-            } else {
-                panel.kvoController.observe(thermostats[index], keyPath: \.temperature, delivery: .queue(work)) {
-                    _,
-                    change in
-                    if index == 2 { Thread.sleep(forTimeInterval: 0.05) }
-                    next.temperature = change.newValue!
-                }
-            }
-        }
-        panel.kvoController.observe(thermostats[4], keyPath: \.temperature, delivery: .queue(work)) { _, change in
-            recorder.record(change)
-        }
-        thermostats[0].temperature = 30
-        try await settleKVODeliveries()
-        #expect(recorder.changes == [KVOChange(newValue: 30, keyPath: \Thermostat.temperature)])
-    }
-
     @Test func settlingIsNotHeldUpByDeliveriesAnotherThreadKeepsQueueing() async throws {
         let thermostat = Thermostat()
         let panel = Panel()
