@@ -127,15 +127,7 @@ extension KVOInfo {
                 return storeUnchanged(store, passed: passed)
             }
             if transactionsMayRun, !isDirect, linkAwaitsATransaction {
-                // Another thread's transaction takes it, unless it delivered while the value was stored.
-                store()
-                if !linkStillAwaitsATransaction, !isCancelled {
-                    markDeliveredChange()
-                    asCallback {
-                        callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
-                    }
-                }
-                return leave(passed: passed)
+                return storeTakenByATransaction(object, oldValue, newValue, type: type, passed: passed, store: store)
             }
             if distinct, isSame(oldValue, newValue, type: type) {
                 return storeUnchanged(store, passed: passed)
@@ -147,6 +139,28 @@ extension KVOInfo {
         store()
         // The prior callback may have cancelled this registration: then no change record.
         if !isCancelled {
+            markDeliveredChange()
+            asCallback {
+                callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)
+            }
+        }
+        leave(passed: passed)
+    }
+
+    /// `setDirect` of a chain's leaf whose change another thread's transaction takes (see
+    /// `linkAwaitsATransaction`): stored, and delivered only if that transaction delivered meanwhile; then
+    /// leaves the gate. (Out of line: the set's path inlines `setDirect` twice.)
+    @inline(never)
+    private func storeTakenByATransaction(
+        _ object: AnyObject,
+        _ oldValue: ValueAddress,
+        _ newValue: ValueAddress,
+        type: Any.Type,
+        passed: Bool,
+        store: () -> Void
+    ) {
+        store()
+        if !linkStillAwaitsATransaction, !isCancelled {
             markDeliveredChange()
             asCallback {
                 callDirect(object: object, oldValue: oldValue, newValue: newValue, type: type, isPrior: false)

@@ -25,6 +25,12 @@ final class TransactionChanges {
         var includesDeath: Bool
         /// A link of its chain was replaced: counted in its `linksAwaitingTransactions` until delivered.
         var replacedLink = false
+
+        /// Counts this transaction out of its registration's `linksAwaitingTransactions`, if it is counted.
+        func countOut() {
+            guard replacedLink else { return }
+            info.with { _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        }
     }
 
     /// What an entry holds that is reference counted, kept apart (most entries need none).
@@ -47,6 +53,8 @@ final class TransactionChanges {
         /// (-1: boxed). An accelerator: the answer is the same without it.
         var lastType: Any.Type?
         var lastTypeSize = -1
+        /// Whether an entry replaced a link (`noteLinkReplaced`): only then are entries counted out at the end.
+        var replacedLinks = false
     }
 
     /// (Only this thread touches it: in a `GuardedFields`, with no runtime exclusivity check on each access.)
@@ -55,9 +63,7 @@ final class TransactionChanges {
     deinit {
         // (Entries are left only by a thread that exits inside a transaction's body: their retains go too.)
         for entry in owned.guarded.entries {
-            if entry.replacedLink {
-                entry.info.with { _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .releasing) }
-            }
+            entry.countOut()
             entry.info.release()
         }
     }
@@ -196,6 +202,7 @@ final class TransactionChanges {
     func noteLinkReplaced(_ info: KVOInfo) {
         guard let index = position(of: info), !entries[index].replacedLink else { return }
         entries[index].replacedLink = true
+        owned.guarded.replacedLinks = true
         info.linksAwaitingTransactions.wrappingAdd(1, ordering: .releasing)
     }
 
@@ -245,10 +252,6 @@ final class TransactionChanges {
         // Taken out, so that a transaction a callback runs on this thread starts empty; the storage is
         // given back afterwards, emptied, for the next one.
         guard var taken = ThreadContext.withCurrent(endOutermost) else { return }
-        // Counted out before any is delivered: a change a callback makes on this thread is delivered as usual.
-        for entry in taken.entries where entry.replacedLink {
-            entry.info.with { _ = $0.linksAwaitingTransactions.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
-        }
         for index in taken.entries.indices {
             deliver(taken.entries[index], extras: taken.extras)
             taken.entries[index].info.release()
@@ -279,6 +282,12 @@ final class TransactionChanges {
             if transaction.owned.guarded.entries.isEmpty { return nil }
             if !transaction.owned.guarded.positions.isEmpty { transaction.owned.guarded.positions.removeAll() }
             var taken: (entries: [Entry], extras: [Extra]) = ([], [])
+            // Counted out before any is delivered: a change a callback makes on this thread is delivered as
+            // usual. (Only when one replaced a link: the loop costs a retain and release of the array.)
+            if transaction.owned.guarded.replacedLinks {
+                transaction.owned.guarded.replacedLinks = false
+                for entry in transaction.owned.guarded.entries { entry.countOut() }
+            }
             swap(&taken.entries, &transaction.owned.guarded.entries)
             if !transaction.owned.guarded.extras.isEmpty { swap(&taken.extras, &transaction.owned.guarded.extras) }
             return taken
