@@ -4,8 +4,10 @@ import Synchronization
 
 /// Waits until the deliveries queued so far have run: those to dispatch queues (`delivery: .queue(q)`,
 /// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
-/// that changes something and so queues another is waited for too, as long as it is queued before the wait
-/// ends.
+/// that changes something and so queues another is waited for too, and so on, however long the chain.
+/// Deliveries that other threads queue meanwhile are not followed: each queue is waited for until it has run
+/// what it held when the wait reached it. A queue that never runs (suspended, or the main actor while the
+/// main thread is blocked) makes the wait time out.
 ///
 /// ```swift
 /// importer.progress = 1_000                   // delivered on `work`, later
@@ -27,11 +29,18 @@ import Synchronization
 ///   thread is blocked).
 public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(10)) async throws {
     let deadline = ContinuousClock.now + timeout
-    // (Twice: a callback that ran in the first pass may have queued a delivery.)
-    for _ in 0..<2 {
+    // Twice at least (a callback that ran in the first pass may have queued a delivery), then for as long as
+    // callbacks of deliveries that ran have queued deliveries that have not run yet.
+    var passes = 0
+    while true {
         let outcome = await DeliveryQueues.settle(until: deadline)
         guard outcome == .settled else {
             throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: outcome != .mainActorStuck)
+        }
+        passes += 1
+        if passes >= 2, !_kvoCascadedDeliveriesQueued() { return }
+        guard ContinuousClock.now < deadline else {
+            throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: true)
         }
     }
 }

@@ -50,6 +50,7 @@ import Testing
         queue.resume()
         let records = try await recorder.waitFor(1)
         #expect(records == [KVOChange(oldValue: 20, newValue: 25, keyPath: \Thermostat.temperature)])
+        withExtendedLifetime(panel) {}
     }
 
     @Test func waitingLetsAMainActorDeliveryRun() async throws {
@@ -63,6 +64,7 @@ import Testing
         thread.start()
         let records = try await recorder.waitFor(1)
         #expect(records == [KVOChange(newValue: "heat", keyPath: \Thermostat.mode)])
+        withExtendedLifetime(panel) {}
     }
 
     @Test func aCoalescedDeliveryIsWaitedForToo() async throws {
@@ -80,6 +82,40 @@ import Testing
         queue.resume()
         try await settleKVODeliveries()
         #expect(recorder.changes == [KVOChange(oldValue: 20, newValue: 30, keyPath: \Thermostat.temperature)])
+        withExtendedLifetime(panel) {}
+    }
+
+    @Test func settlingFollowsDeliveriesThatCallbacksQueueToTheEndOfTheChain() async throws {
+        let thermostats = (0..<5).map { _ in Thermostat() }
+        let panel = Panel()
+        let work = DispatchQueue(label: "KVOMediatorTestingTests.chain")
+        let recorder = KVORecorder<Int>()
+        // 0 → 1 on a queue, 1 → 2 on the main actor, 2 → 3 on the queue after a pause, 3 → 4 on the queue;
+        // 4 recorded on the queue.
+        for index in 0..<4 {
+            let next = thermostats[index + 1]
+            if index == 1 {
+                panel.kvoController.observe(thermostats[index], keyPath: \.temperature, delivery: .mainActor) {
+                    _,
+                    change in next.temperature = change.newValue!
+                }
+            } else {
+                panel.kvoController.observe(thermostats[index], keyPath: \.temperature, delivery: .queue(work)) {
+                    _,
+                    change in
+                    if index == 2 { Thread.sleep(forTimeInterval: 0.05) }
+                    next.temperature = change.newValue!
+                }
+            }
+        }
+        panel.kvoController.observe(thermostats[4], keyPath: \.temperature, delivery: .queue(work)) { _, change in
+            recorder.record(change)
+        }
+        thermostats[0].temperature = 30
+        try await settleKVODeliveries()
+        #expect(recorder.changes == [KVOChange(newValue: 30, keyPath: \Thermostat.temperature)])
+        // (Until here: a release build may otherwise end them after their last use, and so the registrations.)
+        withExtendedLifetime((panel, thermostats)) {}
     }
 
     @Test func settlingIsNotHeldUpByDeliveriesAnotherThreadKeepsQueueing() async throws {
@@ -108,6 +144,7 @@ import Testing
         producing.withLock { $0 = false }
         #expect(delivered.count > 0)
         #expect(waited < .seconds(5))
+        withExtendedLifetime(panel) {}
     }
 
     @Test func aWaitThatRunsOutOfTimeThrowsWhatItWaitedForAndWhatCame() async throws {
@@ -138,6 +175,7 @@ import Testing
         #expect(error?.mainActorRan == false)
         #expect(error?.description.contains("is the main thread blocked") == true)
         try await settleKVODeliveries()
+        withExtendedLifetime(panel) {}
     }
 
     @Test func aBlockedMainActorDoesNotHoldUpAWaitForQueueDeliveries() async {
@@ -162,6 +200,7 @@ import Testing
                 exit(3)
             }
             if recorder.changes != [KVOChange(newValue: 21, keyPath: \Thermostat.temperature)] { exit(4) }
+            withExtendedLifetime(panel) {}
         }
     }
 
@@ -200,6 +239,7 @@ import Testing
         thermostat.mode = "cool"
         #expect(typed.changes == [KVOChange(newValue: 18, keyPath: \Thermostat.temperature)])
         #expect(byName.newValues.map { $0 as? String } == ["cool"])
+        withExtendedLifetime(panel) {}
     }
 
     @Test func stopEndsTheRecordersRegistrationAndReleasingItDoesToo() throws {

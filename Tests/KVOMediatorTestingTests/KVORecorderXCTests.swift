@@ -17,6 +17,7 @@ final class KVORecorderXCTests: XCTestCase {
         thermostat.temperature = 19
         let records = try await recorder.waitFor(1)
         XCTAssertEqual(records, [KVOChange(newValue: 19, keyPath: \Thermostat.temperature)])
+        withExtendedLifetime(panel) {}
     }
 
     func testATimeoutIsAnErrorXCTestReports() async throws {

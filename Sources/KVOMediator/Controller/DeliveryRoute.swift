@@ -10,7 +10,12 @@ struct DeliveryRoute: Sendable {
     init(_ delivery: KVOQueueDelivery) {
         let lane = DeliveryLane.lane(to: delivery.queue)
         form = delivery.coalescing == nil ? .queue : .queueCoalescing
-        hop = { lane.queue.async(execute: $0) }
+        hop = { job in
+            guard CascadedDeliveries.willQueue() else { return lane.queue.async(execute: job) }
+            // A cascade (see `CascadedDeliveries`): counted until it runs, and its lane kept until then, so
+            // that the test kit's wait finds it in the table.
+            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(cascade: true, job) } }
+        }
     }
 
     /// `delivery: .mainActor`, with or without coalescing, on `lane` (a controller's).

@@ -13,6 +13,7 @@ final class DeliveryLane: Sendable {
     private init(target: DispatchQueue) {
         self.queue = DispatchQueue(label: "KVOMediator.delivery", target: target)
         self.targetID = ObjectIdentifier(target)
+        queue.setSpecific(key: laneKey, value: 1)
     }
 
     deinit {
@@ -57,6 +58,45 @@ package func _kvoDeliveryQueues() -> [DispatchQueue] {
     DeliveryLane.liveQueues
 }
 
+/// Whether deliveries that other deliveries' callbacks queued (a change they made) are waiting to run:
+/// what the test kit's wait follows from one round of waiting to the next.
+package func _kvoCascadedDeliveriesQueued() -> Bool {
+    CascadedDeliveries.waiting
+}
+
+/// The deliveries queued, to a queue or the main actor, by a thread that was itself running a queued
+/// delivery: a callback's change that queues another delivery. Counted until they run, so that the test
+/// kit's wait (`settleKVODeliveries()`) follows a chain of them to its end, however long, and is not held
+/// up by deliveries that other threads keep queueing.
+enum CascadedDeliveries {
+    private static let queued = Atomic<Int>(0)
+
+    static var waiting: Bool {
+        queued.load(ordering: .acquiring) > 0
+    }
+
+    /// Notes a delivery about to be queued: whether it is a cascade (queued by a delivery that runs on a
+    /// lane, or on the main actor from its queue), to pass to `run(cascade:_:)`.
+    static func willQueue() -> Bool {
+        guard ThreadContext.currentSays({ $0.runsQueuedDelivery }) || DispatchQueue.getSpecific(key: laneKey) != nil
+        else { return false }
+        queued.wrappingAdd(1, ordering: .relaxed)
+        return true
+    }
+
+    /// Runs a queued delivery, with this thread marked as running one meanwhile (a lane's jobs are told by
+    /// their queue instead, so that only cascades need this).
+    static func run(cascade: Bool, _ job: () -> Void) {
+        let wasRunning = ThreadContext.withCurrent { context in
+            defer { context.runsQueuedDelivery = true }
+            return context.runsQueuedDelivery
+        }
+        job()
+        ThreadContext.withCurrent { $0.runsQueuedDelivery = wasRunning }
+        if cascade { queued.wrappingSubtract(1, ordering: .releasing) }
+    }
+}
+
 /// Whether deliveries to the main actor (`delivery: .mainActor`, coalescing or not) are queued and have not
 /// run yet: what the test kit's wait waits on the main actor for.
 package func _kvoMainActorDeliveriesQueued() -> Bool {
@@ -86,8 +126,9 @@ final class MainActorLane: Sendable {
         }
         queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         Self.queuedEverywhere.wrappingAdd(1, ordering: .relaxed)
+        let cascade = CascadedDeliveries.willQueue()
         DispatchQueue.main.async {
-            MainActor.assumeIsolated { body() }
+            CascadedDeliveries.run(cascade: cascade) { MainActor.assumeIsolated { body() } }
             Self.ran.wrappingAdd(1, ordering: .relaxed)
             self.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             Self.queuedEverywhere.wrappingSubtract(1, ordering: .releasing)
@@ -117,6 +158,9 @@ final class MainActorLane: Sendable {
         + "or use an async main, instead of blocking the main thread; or deliver synchronously (no delivery:) "
         + "or on a queue (delivery: .queue(q))."
 }
+
+/// Marks the lanes' queues (`DeliveryLane`): a job running on one is a queued delivery.
+private let laneKey = DispatchSpecificKey<UInt8>()
 
 /// Marks the main dispatch queue, which runs the main actor's jobs.
 private let mainQueueKey: DispatchSpecificKey<UInt8> = {
