@@ -16,9 +16,13 @@ struct ControllerState {
     /// has no string form to look for.
     var hasObservedStrings = false
 
-    /// Whether an observation of `keyPath` of the elements of `collection` of the object at `id` is kept.
-    func observesElements(of id: ObjectIdentifier, _ collection: AnyKeyPath, _ keyPath: AnyKeyPath) -> Bool {
-        elementObservations[id]?.contains { $0.collection == collection && $0.keyPath == keyPath } ?? false
+    /// The observation of `keyPath` of the elements of `collection` of the object at `id`, if one is kept.
+    func elementObservation(
+        of id: ObjectIdentifier,
+        _ collection: AnyKeyPath,
+        _ keyPath: AnyKeyPath
+    ) -> ElementObservationEntry? {
+        elementObservations[id]?.first { $0.collection == collection && $0.keyPath == keyPath }
     }
 
     /// Forgets the observations of elements of the object at `id` that have ended (the object deinitialised:
@@ -68,6 +72,20 @@ struct ElementObservationEntry {
 
     /// Whether it is being made, or made and not ended (its object did not deinitialise).
     var isLive: Bool { token?.isValid ?? true }
+
+    /// `each of tracks: title`, as records name the collection and an element's property; the elements'
+    /// key path is named by the name its type declares, or `<property of Track>`, while no element is
+    /// registered. Nil while it is being made.
+    var name: String? {
+        guard let token else { return nil }
+        let element =
+            token.elementKeyPathName
+            ?? {
+                let root = type(of: keyPath).rootType
+                return (root as? any KeyValueObservable.Type)?.keyPathName(for: keyPath) ?? "<property of \(root)>"
+            }()
+        return "each of \(token.info.keyPathName): \(element)"
+    }
 
     /// Ends it (taken from the controller's state by an unobserve): no callback of it starts after this
     /// returns, also while another thread is still making it. With the lock no longer held (an end waits

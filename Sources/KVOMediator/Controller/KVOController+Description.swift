@@ -34,8 +34,7 @@ extension KVOController: CustomDebugStringConvertible {
             lines.append("  <\(objectType): \(hexAddress(of: id))>")
             for (entry, info) in made {
                 let place = _RegistrationSites.site(info.site).map { "  // \($0.place), each element" } ?? ""
-                let element = _KeyPathHolder(entry.keyPath).keyPathName
-                lines.append("    each of \(info.keyPathName): \(element)\(place)")
+                lines.append("    \(entry.name ?? "")\(place)")
             }
         }
         return lines.joined(separator: "\n")

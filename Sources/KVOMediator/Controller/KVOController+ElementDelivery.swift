@@ -199,7 +199,7 @@ extension KVOController {
         let pending = coalescing.map { _ in
             PendingElementRecords<Value>(options: options, same: _DistinctValues.test(for: Value.self))
         }
-        _registerElements(of: object, collection, keyPath) { reservation throws(KVOError) in
+        _registerElements(of: object, collection, keyPath, at: site) { reservation throws(KVOError) in
             let run: @Sendable ([KVOChange<[Value]>]) -> Void = { records in
                 context.info?.deliver {
                     for record in records {

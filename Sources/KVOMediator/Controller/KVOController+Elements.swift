@@ -121,7 +121,7 @@ extension KVOController {
         _ block: @escaping @Sendable (Observer, Object, KVOChange<[Value]>) -> Void
     ) where Element: KeyValueObservable & SendableMetatype {
         let observer = _observer
-        _registerElements(of: object, collection, keyPath) { reservation throws(KVOError) in
+        _registerElements(of: object, collection, keyPath, at: site) { reservation throws(KVOError) in
             try object._observeElements(
                 collection,
                 keyPath: keyPath,
@@ -146,9 +146,10 @@ extension KVOController {
         of object: AnyObject,
         _ collection: AnyKeyPath,
         _ keyPath: AnyKeyPath,
+        at site: (file: StaticString, line: UInt),
         _ make: (ElementReservation) throws(KVOError) -> KVOObservation
     ) {
-        guard let reservation = _reserveElements(of: object, collection, keyPath) else { return }
+        guard let reservation = _reserveElements(of: object, collection, keyPath, at: site) else { return }
         let token: KVOObservation
         do {
             token = try make(reservation)
@@ -165,7 +166,8 @@ extension KVOController {
     func _reserveElements(
         of object: AnyObject,
         _ collection: AnyKeyPath,
-        _ keyPath: AnyKeyPath
+        _ keyPath: AnyKeyPath,
+        at site: (file: StaticString, line: UInt)
     )
         -> ElementReservation?
     {
@@ -177,15 +179,47 @@ extension KVOController {
             retained: retainsObserved ? object : nil
         )
         let id = ObjectIdentifier(object)
-        let (reserved, ended) = state.withLock { state in
+        let (kept, ended) = state.withLock { state -> (ElementObservationEntry?, [ElementObservationEntry]) in
             let ended = state.pruneElementObservations(of: id)
-            if state.observesElements(of: id, collection, keyPath) { return (false, ended) }
+            if let kept = state.elementObservation(of: id, collection, keyPath) { return (kept, ended) }
             state.elementObservations[id, default: []].append(entry)
-            return (true, ended)
+            return (nil, ended)
         }
         withExtendedLifetime(ended) {}
-        return reserved ? reservation : nil
+        guard let kept else { return reservation }
+        #if DEBUG
+        reportIgnoredElements(of: object, keeping: kept, ignoredAt: site)
+        #else
+        _ = kept
+        #endif
+        return nil
     }
+
+    #if DEBUG
+    /// Reports an element-wise `observe` ignored because this controller observes the same already, when
+    /// the one that stays was made at another place (as `reportIgnored` does for a key path). One still
+    /// being made on another thread has no registration to name yet: it is not reported.
+    private func reportIgnoredElements(
+        of object: AnyObject,
+        keeping kept: ElementObservationEntry,
+        ignoredAt site: (file: StaticString, line: UInt)
+    ) {
+        let ignoredAt = "\(site.file):\(site.line)"
+        guard let info = kept.token?.info, let keptAt = _RegistrationSites.site(info.site)?.place,
+            keptAt != ignoredAt, let name = kept.name
+        else { return }
+        errorHandler(
+            .alreadyObserved(
+                keyPath: name,
+                type: type(of: object),
+                observerType: Observer.self,
+                keptAt: keptAt,
+                ignoredAt: ignoredAt,
+                elementWise: true
+            )
+        )
+    }
+    #endif
 
     /// Keeps an observation of elements, made, in the place `reservation` kept, until an unobserve of it
     /// (``unobserve(_:each:keyPath:)``, ``unobserve(_:)``, ``unobserveAll()``), the controller's end or its

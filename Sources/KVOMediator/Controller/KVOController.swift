@@ -18,10 +18,9 @@
 ///   Observing `self` makes no retain cycle. A deinitialising observer is never called.
 /// - **Observing an already observed object and key path is ignored**: the first registration wins,
 ///   with its options and callback, and no second `.initial` record is sent. Debug builds report an
-///   ignored `observe(_:keyPath:…)` made at another place in the code than the one that stays
-///   (``KVOError/Reason-swift.enum/alreadyObserved``); a string and a typed key path of one chain, and an
-///   element-wise observation made again, are ignored silently. Two controllers are independent of each
-///   other.
+///   ignored `observe(_:keyPath:…)` or `observe(_:each:keyPath:…)` made at another place in the code than
+///   the one that stays (``KVOError/Reason-swift.enum/alreadyObserved``); a string and a typed key path of
+///   one chain are one registration, silently. Two controllers are independent of each other.
 /// - Observing a nil object is a no-op, and so are unobserving an object or key path that is not
 ///   observed and calling ``unobserveAll()`` again.
 /// - When the controller deinitialises it runs ``unobserveAll()``. When an observed object

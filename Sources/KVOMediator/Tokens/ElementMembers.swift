@@ -118,6 +118,13 @@ final class ElementMembers: EndsWithToken, @unchecked Sendable {  // the fields:
         for token in elements { token.invalidate() }
     }
 
+    /// The name of the key path observed on each element, from a member's registration (as its records name
+    /// it): nil while no element is registered.
+    var elementKeyPathName: String? {
+        let info = lock.withLock { entries.values.lazy.compactMap { $0.guarded.token?.info }.first }
+        return info?.keyPathName  // (Named with the lock no longer held: naming may lock the registration.)
+    }
+
     /// Runs `body`, the callback of a change of `member`, with where the member is now, the collection's
     /// registration and the observed collection object, in that registration's gate: not once the member
     /// has left (a registration of an element that left and came back is not its current one), the

@@ -75,6 +75,12 @@ public final class KVOObservation: Sendable {
         companion?.end()
     }
 
+    /// The name of the key path observed on each element, for an observation of a collection's elements
+    /// with an element registered (see `ElementMembers`).
+    var elementKeyPathName: String? {
+        (companion as? ElementMembers)?.elementKeyPathName
+    }
+
     /// False once invalidated, or once the observed object has deinitialised.
     public var isValid: Bool {
         !info.isCancelled

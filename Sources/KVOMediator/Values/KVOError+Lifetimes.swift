@@ -22,24 +22,27 @@ extension KVOError {
     }
 
     /// An `observe` ignored because its controller observes the key path of the object already, from an
-    /// `observe` made elsewhere.
+    /// `observe` made elsewhere (`elementWise`: the same key path of the same collection's elements).
     static func alreadyObserved(
         keyPath: String,
         type: Any.Type,
         observerType: Any.Type,
         keptAt: String,
-        ignoredAt: String
+        ignoredAt: String,
+        elementWise: Bool = false
     ) -> KVOError {
-        KVOError(
+        let what = elementWise ? "that key path of the elements of that collection" : "that key path of that object"
+        let unobserve = elementWise ? "unobserve(_:each:keyPath:)" : "unobserve(_:keyPath:)"
+        let token = "object.observe(\(elementWise ? "each:keyPath" : "_"):options:changeHandler:)"
+        return KVOError(
             reason: .alreadyObserved,
             keyPath: keyPath,
             typeName: "\(type)",
             message:
                 "KVOMediator: the observe of \(keyPath) of \(type) at \(ignoredAt) was ignored, with its options and "
-                + "callback: this KVOController<\(observerType)> observes that key path of that object already "
-                + "(made at \(keptAt)), and a controller keeps one registration per object and key path. To replace "
-                + "it, call unobserve(_:keyPath:) first; to have both, observe from another controller, or with a "
-                + "token (object.observe(_:options:changeHandler:))."
+                + "callback: this KVOController<\(observerType)> observes \(what) already (made at \(keptAt)), and a "
+                + "controller keeps one registration per object and key path. To replace it, call \(unobserve) first; "
+                + "to have both, observe from another controller, or with a token (\(token))."
         )
     }
 

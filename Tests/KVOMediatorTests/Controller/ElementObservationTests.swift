@@ -203,8 +203,9 @@ import Testing
         let song = album.tracks[0]
         var observer: TestObserver? = TestObserver()
         let records = CallCounter()
-        observer?.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in records.increment() }
-        observer?.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in records.increment() }
+        for _ in 0..<2 {
+            observer?.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in records.increment() }
+        }
         song.title = "A"
         #expect(records.count == 1)
         observer?.kvoController.unobserve(album)
@@ -219,6 +220,54 @@ import Testing
         #expect(song.kvoRegistrar.registrationCount == 0)
         #expect(album.kvoRegistrar.registrationCount == 0)
     }
+
+    #if DEBUG
+    @Test func debugBuildsReportASecondElementWiseObserveMadeElsewhereNamingBothPlaces() throws {
+        let album = Album(["a"])
+        let observer = TestObserver()
+        let log = ErrorLog()
+        observer.kvoController.errorHandler = { log.append($0) }
+        let second = CallCounter()
+        let firstLine = #line + 1
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        let secondLine = #line + 1
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, delivery: .queue(.main)) { _, _ in
+            second.increment()
+        }
+        album.tracks[0].title = "A"
+        #expect(second.count == 0)
+        let error = try #require(log.errors.only)
+        #expect(error.reason == .alreadyObserved)
+        #expect(error.keyPath == "each of tracks: title")
+        #expect(error.typeName == "Album")
+        let file = "KVOMediatorTests/ElementObservationTests.swift"
+        #expect(
+            error.message
+                == "KVOMediator: the observe of each of tracks: title of Album at \(file):\(secondLine) was ignored, "
+                + "with its options and callback: this KVOController<TestObserver> observes that key path of the "
+                + "elements of that collection already (made at \(file):\(firstLine)), and a controller keeps one "
+                + "registration per object and key path. To replace it, call unobserve(_:each:keyPath:) first; to "
+                + "have both, observe from another controller, or with a token "
+                + "(object.observe(each:keyPath:options:changeHandler:))."
+        )
+    }
+
+    @Test func theSameElementWiseObserveMadeAgainOrOfAnotherKeyPathIsNotReported() {
+        let album = Album(["a"])
+        let other = Album(["b"])
+        let observer = TestObserver()
+        let log = ErrorLog()
+        observer.kvoController.errorHandler = { log.append($0) }
+        for object in [album, album, other, album] {
+            observer.kvoController.observe(object, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        }
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.tags) { _, _, _ in }
+        observer.kvoController.unobserve(album, each: \.tracks, keyPath: \.title)
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        #expect(log.errors.isEmpty)
+        #expect(album.tracks[0].kvoRegistrar.registrationCount == 2)
+    }
+    #endif
 
     @Test func settingTheWholeArrayKeepsObservingTheElementsThatStay() {
         let album = Album(["a", "b"])
@@ -284,10 +333,15 @@ import Testing
         let observer = TestObserver()
         let line = #line + 1
         observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        // (An empty set: no element's registration names the elements' key path yet.)
+        observer.kvoController.observe(album, each: \.favourites, keyPath: \.title) { _, _, _ in }
+        let file = "KVOMediatorTests/ElementObservationTests.swift"
         let text = observer.kvoController.debugDescription
         #expect(text.contains("  <Album: 0x"))
-        #expect(text.contains("    each of tracks: "))
-        #expect(text.contains("  // KVOMediatorTests/ElementObservationTests.swift:\(line), each element"))
+        #expect(text.contains("    each of tracks: title  // \(file):\(line), each element"))
+        #expect(text.contains("    each of favourites: <property of Track>  // \(file):\(line + 2), each element"))
+        album.mutableSetValue(for: \.favourites).insert(Track("f"))
+        #expect(observer.kvoController.debugDescription.contains("    each of favourites: title  // "))
     }
 
     @Test func elementsChangedOnOtherThreadsWhileMembersComeAndGoGetValidIndexes() {
