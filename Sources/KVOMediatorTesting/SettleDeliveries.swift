@@ -4,9 +4,11 @@ import Synchronization
 
 /// Waits until the deliveries queued so far have run: those to dispatch queues (`delivery: .queue(q)`,
 /// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
-/// that changes something and so queues another is waited for too, and so on, however long the chain.
-/// Deliveries that other threads queue meanwhile are not followed: each queue is waited for until it has run
-/// what it held when the wait reached it. A queue that never runs (suspended, or the main actor while the
+/// that changes something and so queues another is waited for too, and so on, however long the chain, as
+/// long as each callback makes its change on the thread it runs on (a change made from work it hands to
+/// another thread is not followed). Deliveries that other threads queue once the wait has begun, and the
+/// chains they begin, are not followed: each queue is waited for until it has run what it held when the
+/// wait reached it. A queue that never runs (suspended, or the main actor while the
 /// main thread is blocked) makes the wait time out.
 ///
 /// ```swift
@@ -29,8 +31,9 @@ import Synchronization
 ///   thread is blocked).
 public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(10)) async throws {
     let deadline = ContinuousClock.now + timeout
+    let epoch = _kvoBeginSettling()
     // Twice at least (a callback that ran in the first pass may have queued a delivery), then for as long as
-    // callbacks of deliveries that ran have queued deliveries that have not run yet.
+    // callbacks of deliveries queued before the wait began have queued deliveries that have not run yet.
     var passes = 0
     while true {
         let outcome = await DeliveryQueues.settle(until: deadline)
@@ -38,10 +41,12 @@ public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .sec
             throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: outcome != .mainActorStuck)
         }
         passes += 1
-        if passes >= 2, !_kvoCascadedDeliveriesQueued() { return }
+        if passes >= 2, !_kvoCascadedDeliveriesQueued(through: epoch) { return }
         guard ContinuousClock.now < deadline else {
             throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: true)
         }
+        // (A pause, so that a long chain is not followed by passes in a busy loop.)
+        if passes >= 2 { try? await Task.sleep(for: .milliseconds(1)) }
     }
 }
 
@@ -87,14 +92,33 @@ enum DeliveryQueues {
         guard remaining > .zero else { return false }
         let once = Once()
         return await withCheckedContinuation { continuation in
-            queue.async { if once.claim() { continuation.resume(returning: true) } }
+            let timer = Timer {
+                if once.claim() { continuation.resume(returning: false) }
+            }
+            queue.async {
+                guard once.claim() else { return }
+                timer.cancel()  // (Not left to wait for the deadline: a long wait makes many passes.)
+                continuation.resume(returning: true)
+            }
             // (At most a day: a longer wait is no test's, and the count of nanoseconds then fits an `Int`.)
             let (seconds, attoseconds) = min(remaining, .seconds(86_400)).components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-                if once.claim() { continuation.resume(returning: false) }
-            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timer.item)
         }
+    }
+}
+
+/// A work item to run at a deadline, cancelled once not needed. (`DispatchWorkItem` is not `Sendable` on
+/// Linux; its `cancel()` may be called from any thread.)
+private final class Timer: @unchecked Sendable {
+    let item: DispatchWorkItem
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        item = DispatchWorkItem(block: body)
+    }
+
+    func cancel() {
+        item.cancel()
     }
 }
 

@@ -118,6 +118,61 @@ import Testing
         withExtendedLifetime((panel, thermostats)) {}
     }
 
+    @Test func settlingFollowsAChainWhoseCallbacksChangeInsideAnotherQueuesSync() async throws {
+        let thermostats = (0..<4).map { _ in Thermostat() }
+        let panel = Panel()
+        let work = DispatchQueue(label: "KVOMediatorTestingTests.syncChain")
+        let state = DispatchQueue(label: "KVOMediatorTestingTests.syncChain.state")
+        let recorder = KVORecorder<Int>()
+        for index in 0..<3 {
+            let next = thermostats[index + 1]
+            panel.kvoController.observe(thermostats[index], keyPath: \.temperature, delivery: .queue(work)) {
+                _,
+                change in
+                Thread.sleep(forTimeInterval: 0.02)
+                state.sync { next.temperature = change.newValue! }  // (run on the delivery's thread)
+            }
+        }
+        panel.kvoController.observe(thermostats[3], keyPath: \.temperature, delivery: .queue(work)) { _, change in
+            recorder.record(change)
+        }
+        thermostats[0].temperature = 30
+        try await settleKVODeliveries()
+        #expect(recorder.changes == [KVOChange(newValue: 30, keyPath: \Thermostat.temperature)])
+        withExtendedLifetime((panel, thermostats)) {}
+    }
+
+    @Test func settlingIsNotHeldUpByAChainAnotherThreadBeginsMeanwhile() async throws {
+        let ping = Thermostat()
+        let pong = Thermostat()
+        let panel = Panel()
+        let other = DispatchQueue(label: "KVOMediatorTestingTests.pingPong")
+        let steps = Mutex(0)
+        for (from, to) in [(ping, pong), (pong, ping)] {
+            panel.kvoController.observe(from, keyPath: \.temperature, delivery: .queue(other)) { _, change in
+                Thread.sleep(forTimeInterval: 0.001)
+                let step = steps.withLock { $0 += 1; return $0 }
+                if step < 2_000 { to.temperature = change.newValue! + 1 }
+            }
+        }
+        // Another test's chain, begun once this wait has begun: 2,000 steps of a millisecond or more.
+        let mine = Thermostat()
+        let recorder = KVORecorder<Int>()
+        panel.kvoController.observe(mine, keyPath: \.temperature, delivery: .queue(other)) { _, change in
+            Thread.sleep(forTimeInterval: 0.005)
+            recorder.record(change)
+            Thread { ping.temperature = 1 }.start()
+        }
+        mine.temperature = 7
+        let start = ContinuousClock.now
+        try await settleKVODeliveries(timeout: .seconds(1))
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+        #expect(recorder.changes == [KVOChange(newValue: 7, keyPath: \Thermostat.temperature)])
+        steps.withLock { $0 = 2_000 }  // (ends the other chain)
+        try await settleKVODeliveries()
+        withExtendedLifetime((panel, mine, ping, pong)) {}
+    }
+
     @Test func settlingIsNotHeldUpByDeliveriesAnotherThreadKeepsQueueing() async throws {
         let thermostat = Thermostat()
         let panel = Panel()

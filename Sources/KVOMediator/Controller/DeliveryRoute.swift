@@ -11,10 +11,9 @@ struct DeliveryRoute: Sendable {
         let lane = DeliveryLane.lane(to: delivery.queue)
         form = delivery.coalescing == nil ? .queue : .queueCoalescing
         hop = { job in
-            guard CascadedDeliveries.willQueue() else { return lane.queue.async(execute: job) }
-            // A cascade (see `CascadedDeliveries`): counted until it runs, and its lane kept until then, so
-            // that the test kit's wait finds it in the table.
-            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(cascade: true, job) } }
+            let note = CascadedDeliveries.willQueue()
+            // (The lane kept until the job has run, so that the test kit's wait finds it in the table.)
+            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(note, job) } }
         }
     }
 

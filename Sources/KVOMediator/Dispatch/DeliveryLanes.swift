@@ -13,7 +13,6 @@ final class DeliveryLane: Sendable {
     private init(target: DispatchQueue) {
         self.queue = DispatchQueue(label: "KVOMediator.delivery", target: target)
         self.targetID = ObjectIdentifier(target)
-        queue.setSpecific(key: laneKey, value: 1)
     }
 
     deinit {
@@ -58,42 +57,68 @@ package func _kvoDeliveryQueues() -> [DispatchQueue] {
     DeliveryLane.liveQueues
 }
 
-/// Whether deliveries that other deliveries' callbacks queued (a change they made) are waiting to run:
-/// what the test kit's wait follows from one round of waiting to the next.
-package func _kvoCascadedDeliveriesQueued() -> Bool {
-    CascadedDeliveries.waiting
+/// Begins a wait of the test kit (`settleKVODeliveries()`): returns the last epoch it follows (see
+/// `CascadedDeliveries`).
+package func _kvoBeginSettling() -> UInt32 {
+    CascadedDeliveries.beginWait()
 }
 
-/// The deliveries queued, to a queue or the main actor, by a thread that was itself running a queued
+/// Whether deliveries that other deliveries' callbacks queued (a change they made), in chains begun by
+/// deliveries queued at epoch `last` or before, are waiting to run: what the test kit's wait follows from
+/// one round of waiting to the next.
+package func _kvoCascadedDeliveriesQueued(through last: UInt32) -> Bool {
+    CascadedDeliveries.waiting(through: last)
+}
+
+/// The deliveries queued, to a queue or the main actor, by a thread that is itself running a queued
 /// delivery: a callback's change that queues another delivery. Counted until they run, so that the test
-/// kit's wait (`settleKVODeliveries()`) follows a chain of them to its end, however long, and is not held
-/// up by deliveries that other threads keep queueing.
+/// kit's wait (`settleKVODeliveries()`) follows a chain of them to its end, however long.
+///
+/// Each delivery is of an epoch: one queued by a thread that runs no queued delivery is of the epoch now,
+/// and the deliveries its callbacks queue, and theirs, are of the same. Each wait begins a new epoch and
+/// follows the chains of the epochs before it only, so that chains begun by other threads (other tests)
+/// while it waits do not hold it up.
 enum CascadedDeliveries {
-    private static let queued = Atomic<Int>(0)
-
-    static var waiting: Bool {
-        queued.load(ordering: .acquiring) > 0
+    /// What `willQueue` says of a delivery, for `run`: its epoch, and whether it is counted.
+    struct Note: Sendable {
+        let epoch: UInt32
+        let cascade: Bool
     }
 
-    /// Notes a delivery about to be queued: whether it is a cascade (queued by a delivery that runs on a
-    /// lane, or on the main actor from its queue), to pass to `run(cascade:_:)`.
-    static func willQueue() -> Bool {
-        guard ThreadContext.currentSays({ $0.runsQueuedDelivery }) || DispatchQueue.getSpecific(key: laneKey) != nil
-        else { return false }
-        queued.wrappingAdd(1, ordering: .relaxed)
-        return true
+    private static let epoch = Atomic<UInt32>(1)
+    private static let lock = Lock()
+    /// The cascades queued and not yet run, by epoch (none listed with no cascade).
+    nonisolated(unsafe) private static var queued: [UInt32: Int] = [:]  // guarded by `lock`
+
+    static func beginWait() -> UInt32 {
+        epoch.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
-    /// Runs a queued delivery, with this thread marked as running one meanwhile (a lane's jobs are told by
-    /// their queue instead, so that only cascades need this).
-    static func run(cascade: Bool, _ job: () -> Void) {
-        let wasRunning = ThreadContext.withCurrent { context in
-            defer { context.runsQueuedDelivery = true }
-            return context.runsQueuedDelivery
+    static func waiting(through last: UInt32) -> Bool {
+        lock.withLock { queued.keys.contains { $0 <= last } }
+    }
+
+    /// Notes a delivery about to be queued (counted, if it is a cascade, until `run` has run it).
+    static func willQueue() -> Note {
+        let running = ThreadContext.withCurrent { $0.queuedDeliveryEpoch }
+        guard running != 0 else { return Note(epoch: epoch.load(ordering: .relaxed), cascade: false) }
+        lock.withLock { queued[running, default: 0] += 1 }
+        return Note(epoch: running, cascade: true)
+    }
+
+    /// Runs a queued delivery, with this thread marked as running one of `note`'s epoch meanwhile.
+    static func run(_ note: Note, _ job: () -> Void) {
+        let outer = ThreadContext.withCurrent { context in
+            defer { context.queuedDeliveryEpoch = note.epoch }
+            return context.queuedDeliveryEpoch
         }
         job()
-        ThreadContext.withCurrent { $0.runsQueuedDelivery = wasRunning }
-        if cascade { queued.wrappingSubtract(1, ordering: .releasing) }
+        ThreadContext.withCurrent { $0.queuedDeliveryEpoch = outer }
+        guard note.cascade else { return }
+        lock.withLock {
+            let left = queued[note.epoch, default: 1] - 1
+            queued[note.epoch] = left > 0 ? left : nil
+        }
     }
 }
 
@@ -126,9 +151,9 @@ final class MainActorLane: Sendable {
         }
         queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         Self.queuedEverywhere.wrappingAdd(1, ordering: .relaxed)
-        let cascade = CascadedDeliveries.willQueue()
+        let note = CascadedDeliveries.willQueue()
         DispatchQueue.main.async {
-            CascadedDeliveries.run(cascade: cascade) { MainActor.assumeIsolated { body() } }
+            CascadedDeliveries.run(note) { MainActor.assumeIsolated { body() } }
             Self.ran.wrappingAdd(1, ordering: .relaxed)
             self.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             Self.queuedEverywhere.wrappingSubtract(1, ordering: .releasing)
@@ -158,9 +183,6 @@ final class MainActorLane: Sendable {
         + "or use an async main, instead of blocking the main thread; or deliver synchronously (no delivery:) "
         + "or on a queue (delivery: .queue(q))."
 }
-
-/// Marks the lanes' queues (`DeliveryLane`): a job running on one is a queued delivery.
-private let laneKey = DispatchSpecificKey<UInt8>()
 
 /// Marks the main dispatch queue, which runs the main actor's jobs.
 private let mainQueueKey: DispatchSpecificKey<UInt8> = {

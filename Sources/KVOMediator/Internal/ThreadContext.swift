@@ -72,9 +72,9 @@ final class ThreadContext {
 
     /// How many callbacks this thread is running right now (nested callbacks count each).
     @exclusivity(unchecked) var deliveryDepth = 0
-    /// Whether this thread runs a delivery that was queued (to a queue or the main actor): a delivery it
-    /// queues meanwhile is a cascade (see `CascadedDeliveries`).
-    @exclusivity(unchecked) var runsQueuedDelivery = false
+    /// The epoch of the queued delivery (to a queue or the main actor) this thread runs, 0 when none: a
+    /// delivery it queues meanwhile is a cascade of that epoch (see `CascadedDeliveries`).
+    @exclusivity(unchecked) var queuedDeliveryEpoch: UInt32 = 0
     /// This thread's transaction state (a `TransactionChanges`, see `withKVOTransaction`), kept between
     /// transactions once made; `inTransaction` says whether one runs.
     var transaction: AnyObject? {
