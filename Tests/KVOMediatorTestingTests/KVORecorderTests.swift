@@ -151,7 +151,10 @@ import Testing
         for (from, to) in [(ping, pong), (pong, ping)] {
             panel.kvoController.observe(from, keyPath: \.temperature, delivery: .queue(other)) { _, change in
                 Thread.sleep(forTimeInterval: 0.001)
-                let step = steps.withLock { $0 += 1; return $0 }
+                let step = steps.withLock {
+                    $0 += 1
+                    return $0
+                }
                 if step < 2_000 { to.temperature = change.newValue! + 1 }
             }
         }
