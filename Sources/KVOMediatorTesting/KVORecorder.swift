@@ -34,6 +34,9 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     private var taken = 0
     private var token: KVOObservation?
     private var consumer: Task<Void, Never>?
+    /// Which stream consumer may record (see `record(from:)`): raised by each new one and by `stop()`, so
+    /// that a consumer replaced or stopped records nothing more, also of what its stream had buffered.
+    private var consumerGeneration = 0
 
     /// A recorder that records what it is handed (``handler``, ``record(_:)``, ``record(from:)``).
     public init() {}
@@ -45,14 +48,21 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     ///   - object: The object to observe.
     ///   - keyPath: What to observe.
     ///   - options: What each record carries (as for any registration).
+    ///   - file: The file named as where the registration was made (in ``KVOTrace`` and
+    ///     `debugDescription`): the caller's, by default.
+    ///   - line: The line named with `file`: the caller's, by default.
     /// - Throws: What observing `keyPath` throws (`KVOError`): a key path that reads nothing observable.
     public convenience init<Object: KeyValueObservable & SendableMetatype>(
         _ object: Object,
         _ keyPath: KeyPath<Object, Value>,
-        options: KVOOptions = [.old, .new]
+        options: KVOOptions = [.old, .new],
+        file: StaticString = #fileID,
+        line: UInt = #line
     ) throws {
         self.init()
-        let token = try object.observe(keyPath, options: options) { [weak self] _, change in self?.record(change) }
+        let token = try object.observe(keyPath, options: options, file: file, line: line) { [weak self] _, change in
+            self?.record(change)
+        }
         lock.withLock { self.token = token }
     }
 
@@ -75,16 +85,32 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     /// until the stream ends, ``stop()`` or the recorder is released.
     public func record<Changes: AsyncSequence & Sendable>(from changes: Changes)
     where Changes.Element == KVOChange<Value> {
-        let task = Task { [weak self] in
-            do {
-                for try await change in changes { self?.record(change) }
-            } catch {}
-        }
+        // (Made under the lock, so that its generation is the current one when it starts.)
         let replaced = lock.withLock {
-            defer { consumer = task }
+            consumerGeneration += 1
+            let generation = consumerGeneration
+            defer {
+                consumer = Task { [weak self] in
+                    do {
+                        for try await change in changes {
+                            guard !Task.isCancelled, let self, self.record(change, ifConsumer: generation) else { return }
+                        }
+                    } catch {}
+                }
+            }
             return consumer
         }
         replaced?.cancel()
+    }
+
+    /// Records `change` for the stream consumer of `generation`, if it is still the current one: whether it
+    /// is.
+    private func record(_ change: KVOChange<Value>, ifConsumer generation: Int) -> Bool {
+        lock.withLock {
+            guard generation == consumerGeneration else { return false }
+            records.append(change)
+            return true
+        }
     }
 
     /// Every record so far, in the order they came.
@@ -114,7 +140,10 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
     /// from them. Idempotent.
     public func stop() {
         let (token, consumer) = lock.withLock {
-            defer { (self.token, self.consumer) = (nil, nil) }
+            defer {
+                (self.token, self.consumer) = (nil, nil)
+                consumerGeneration += 1
+            }
             return (self.token, self.consumer)
         }
         token?.invalidate()

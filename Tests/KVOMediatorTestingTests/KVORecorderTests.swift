@@ -282,6 +282,26 @@ import Testing
         #expect(recorder.count == 2)
     }
 
+    @Test func nothingTheStreamBufferedIsRecordedAfterStop() async throws {
+        let thermostat = Thermostat()
+        let recorder = KVORecorder<Int>()
+        recorder.record(from: try thermostat.changes(for: \.temperature))
+        for value in 21...23 { thermostat.temperature = value }
+        recorder.stop()
+        let atStop = recorder.count
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(recorder.count == atStop)
+        // A consumer that another replaced records nothing more either.
+        let replaced = KVORecorder<Int>()
+        replaced.record(from: try thermostat.changes(for: \.temperature))
+        for value in 24...26 { thermostat.temperature = value }
+        replaced.record(from: try Thermostat().changes(for: \.temperature))
+        let atReplace = replaced.count
+        thermostat.temperature = 27
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(replaced.count == atReplace)
+    }
+
     @Test func theHandlerRecordsFromAnyFormAStringKeyPathsToo() throws {
         let thermostat = Thermostat()
         let panel = Panel()
