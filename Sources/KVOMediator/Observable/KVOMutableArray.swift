@@ -100,6 +100,10 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     /// Inserts elements at `index`: one `.insertion` at `[index..<index + n]`.
     @inlinable
     public func insert(contentsOf newElements: [Element], at index: Int) {
+        precondition(
+            index >= 0 && index <= _withCurrent { $0.count },
+            "KVOMutableArray.insert: index \(index) is beyond the end of the array"
+        )
         insert(newElements, at: IndexSet(integersIn: index..<index + newElements.count))
     }
 
@@ -114,8 +118,9 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         )
         guard !indexes.isEmpty else { return }
         precondition(
-            indexes.last! < _withCurrent { $0.count } + newElements.count,
-            "KVOMutableArray.insert: index \(indexes.last!) is beyond the end of the array"
+            indexes.first! >= 0 && indexes.last! < _withCurrent { $0.count } + newElements.count,
+            "KVOMutableArray.insert: index \(indexes.first! < 0 ? indexes.first! : indexes.last!) is beyond the end "
+                + "of the array"
         )
         mutate(.insertion, at: .set(indexes), removed: nil, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {
@@ -144,8 +149,8 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let removed = _withCurrent { current in
             precondition(
-                indexes.last! < current.count,
-                "KVOMutableArray.remove: index \(indexes.last!) is out of range"
+                indexes.first! >= 0 && indexes.last! < current.count,
+                "KVOMutableArray.remove: index \(indexes.first! < 0 ? indexes.first! : indexes.last!) is out of range"
             )
             return indexes.map { current[$0] }
         }
@@ -201,8 +206,8 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         // Kept until the mutation has ended, so that no element's deinit runs inside it.
         let replaced = _withCurrent { current in
             precondition(
-                indexes.last! < current.count,
-                "KVOMutableArray.replace: index \(indexes.last!) is out of range"
+                indexes.first! >= 0 && indexes.last! < current.count,
+                "KVOMutableArray.replace: index \(indexes.first! < 0 ? indexes.first! : indexes.last!) is out of range"
             )
             return indexes.map { current[$0] }
         }

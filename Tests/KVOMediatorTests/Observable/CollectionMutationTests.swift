@@ -204,6 +204,31 @@ import Testing
         }
     }
 
+    @Test func aNegativeIndexTrapsWithTheProxysMessageBeforeAnythingIsAnnounced() async throws {
+        // (One exit test each: an exit test's body captures nothing.)
+        let results = [
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                observedPlaylistProxy().insert(["x"], at: IndexSet(integer: -1))
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                observedPlaylistProxy().insert(contentsOf: ["x"], at: -1)
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                observedPlaylistProxy().remove(at: IndexSet(integer: -1))
+            },
+            try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                observedPlaylistProxy().replace(at: IndexSet(integer: -1), with: ["x"])
+            },
+        ]
+        for result in results {
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(!message.contains("announced"))
+            #if DEBUG  // (An optimised build traps without printing a precondition's message.)
+            #expect(message.contains("KVOMutableArray.") && message.contains("index -1"))
+            #endif
+        }
+    }
+
     /// As Cocoa's proxies: with automatic notification off, a proxy mutation is silent, and the owner's
     /// own announcement around it is delivered as a setting.
     @Test func proxiesOfManuallyAnnouncedCollectionsAnnounceNothingThemselves() {
@@ -244,4 +269,17 @@ import Testing
         #expect(songs.changes == [change(\ManualSubPlaylist.songs, old: [String](), new: ["a"])])
         withExtendedLifetime(observer) {}
     }
+}
+
+/// The proxy of a playlist of two songs observed with `.prior`, whose records are written to standard error
+/// (for exit tests).
+private func observedPlaylistProxy() -> KVOMutableArray<Playlist, String> {
+    let playlist = Playlist()
+    playlist.songs = ["a", "b"]
+    let observer = TestObserver()
+    observer.kvoController.observe(playlist, keyPath: \.songs, options: [.prior, .new]) { _, _, change in
+        FileHandle.standardError.write(Data("announced \(change.kind)\n".utf8))
+    }
+    _ = Unmanaged.passRetained(observer)  // (kept for the life of the exit test's process)
+    return playlist.mutableArrayValue(for: \.songs)
 }
