@@ -93,7 +93,9 @@ public final class KVORecorder<Value>: @unchecked Sendable {  // `records`, `tak
                 consumer = Task { [weak self] in
                     do {
                         for try await change in changes {
-                            guard !Task.isCancelled, let self, self.record(change, ifConsumer: generation) else { return }
+                            guard !Task.isCancelled, let self, self.record(change, ifConsumer: generation) else {
+                                return
+                            }
                         }
                     } catch {}
                 }
