@@ -26,6 +26,11 @@ extension KeyValueObservable {
     /// append costs the same whatever the array's size. (For any other property, each mutation gets the
     /// array, changes it and sets it back, which copies it.) Keep a proxy to mutate through it many times.
     ///
+    /// A key path through other objects (`owner.mutableArrayValue(for: \.shelf.playlist.songs)`) is set
+    /// back through: the object that holds the array announces a `.setting` of the whole array, once to
+    /// each registration. For the kinds and indexes, make the proxy on that object:
+    /// `owner.shelf.playlist.mutableArrayValue(for: \.songs)`.
+    ///
     /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
     /// - Returns: The proxy; it holds the object strongly.
     /// - Complexity: Making the proxy evaluates `keyPath` once.

@@ -21,6 +21,10 @@ extension KeyValueObservable {
     /// The proxy of an `@Observed` property mutates the set in place, as `Set`'s own methods do. (For any
     /// other property, each mutation gets the set, changes it and sets it back, which copies it.)
     ///
+    /// A key path through other objects (`\.shelf.playlist.tags`) is set back through: the object that
+    /// holds the set announces a `.setting` of the whole set, once to each registration. For the kinds,
+    /// make the proxy on that object.
+    ///
     /// - Parameter keyPath: An `@Observed` set property.
     /// - Returns: The proxy; it holds the object strongly.
     /// - Complexity: Making the proxy evaluates `keyPath` once.

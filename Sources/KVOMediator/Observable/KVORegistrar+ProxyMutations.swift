@@ -98,7 +98,14 @@ extension KVORegistrar {
         inserted: Collection?,
         _ apply: (inout Collection) -> Void
     ) {
-        let accesses = accesses(readBy: keyPath, on: object)
+        let reads = ReadProbe.reads(of: keyPath, on: object)
+        // A key path through other objects (`\.shelf.playlist.songs`) is set back through, and the setter of
+        // the object that holds the collection announces that: this object's own reads (its links) do not
+        // change, and an announcement from here too would reach the chain's registrations twice.
+        if reads.contains(where: { $0.registrar !== self }) {
+            return applyCollectionMutation(of: object, keyPath, nil, announced: false, apply)
+        }
+        let accesses = reads
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
         // (One read of a slot whose wrapped property is of this collection's type: its storage is an

@@ -204,6 +204,38 @@ import Testing
         }
     }
 
+    @Test func aProxyMadeThroughOtherObjectsSetsTheCollectionBackAndEachObserverGetsOneSetting() {
+        let owner = PlaylistOwner()
+        let playlist = owner.shelf.playlist
+        playlist.songs = ["a", "b"]
+        playlist.tags = ["t"]
+        let observer = TestObserver()
+        let direct = Recorder<[String]>()
+        let chained = Recorder<[String]>()
+        let tags = Recorder<Set<String>>()
+        let links = CallCounter()
+        observer.kvoController.observe(playlist, keyPath: \.songs, options: [.old, .new]) { _, _, change in
+            direct.append(change)
+        }
+        observer.kvoController.observe(owner, keyPath: \.shelf.playlist.songs, options: [.old, .new]) { _, _, change in
+            chained.append(change)
+        }
+        observer.kvoController.observe(playlist, keyPath: \.tags, options: [.old, .new]) { _, _, change in
+            tags.append(change)
+        }
+        observer.kvoController.observe(owner, keyPath: \.shelf) { _, _, _ in links.increment() }
+        owner.mutableArrayValue(for: \.shelf.playlist.songs).insert("x", at: 1)
+        owner.mutableSetValue(for: \.shelf.playlist.tags).insert("u")
+        #expect(direct.changes == [KVOChange(oldValue: ["a", "b"], newValue: ["a", "x", "b"], keyPath: \Playlist.songs)])
+        #expect(
+            chained.changes == [
+                KVOChange(oldValue: ["a", "b"], newValue: ["a", "x", "b"], keyPath: \PlaylistOwner.shelf.playlist.songs)
+            ]
+        )
+        #expect(tags.changes == [KVOChange(oldValue: ["t"], newValue: ["t", "u"], keyPath: \Playlist.tags)])
+        #expect(links.count == 0)
+    }
+
     @Test func aNegativeIndexTrapsWithTheProxysMessageBeforeAnythingIsAnnounced() async throws {
         // (One exit test each: an exit test's body captures nothing.)
         let results = [
