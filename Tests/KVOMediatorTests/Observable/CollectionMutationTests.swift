@@ -226,10 +226,16 @@ import Testing
         observer.kvoController.observe(owner, keyPath: \.shelf) { _, _, _ in links.increment() }
         owner.mutableArrayValue(for: \.shelf.playlist.songs).insert("x", at: 1)
         owner.mutableSetValue(for: \.shelf.playlist.tags).insert("u")
-        #expect(direct.changes == [KVOChange(oldValue: ["a", "b"], newValue: ["a", "x", "b"], keyPath: \Playlist.songs)])
+        #expect(
+            direct.changes == [KVOChange(oldValue: ["a", "b"], newValue: ["a", "x", "b"], keyPath: \Playlist.songs)]
+        )
         #expect(
             chained.changes == [
-                KVOChange(oldValue: ["a", "b"], newValue: ["a", "x", "b"], keyPath: \PlaylistOwner.shelf.playlist.songs)
+                KVOChange(
+                    oldValue: ["a", "b"],
+                    newValue: ["a", "x", "b"],
+                    keyPath: \PlaylistOwner.shelf.playlist.songs
+                )
             ]
         )
         #expect(tags.changes == [KVOChange(oldValue: ["t"], newValue: ["t", "u"], keyPath: \Playlist.tags)])
