@@ -48,6 +48,12 @@ enum SwiftRuntime {
         kvo_try_retain(object)
     }
 
+    /// Whether `type` is an existential (a protocol, a composition, `Any`, `AnyObject`): a value of it may
+    /// be of any type that conforms, a class or not, which only a value can tell.
+    static func isExistential(_ type: Any.Type) -> Bool {
+        kvo_is_existential(unsafeBitCast(type, to: UnsafeRawPointer.self))
+    }
+
     /// Whether `object` has started deinitialising (its weak references already read nil), with no
     /// retain. Only a native Swift object can tell: an Objective-C one (where there is a runtime for
     /// them) has no Swift reference counts to read, and is taken as not deinitialising.

@@ -47,9 +47,11 @@ extension KeyValueObservable {
     ///
     /// Each component must name an `@Observed` property of the type the previous one declares (after
     /// optionals): `"address.cty"` is reported while `address` is nil, with `Address`'s property names.
-    /// Where a declared type cannot tell (a value declared as `Any`, say, or a property that only a
-    /// subclass of the declared class has), the value at hand decides; past a nil value of such a type
-    /// nothing more can be checked. Only the properties the path names are read.
+    /// Where a declared type cannot tell (a value declared as `Any` or as a protocol, say, or a property
+    /// that only a subclass of the declared class has), the value at hand decides. Past a nil value
+    /// declared as `Any`, `AnyObject` or a protocol nothing more can be checked; past a nil value declared
+    /// as a class, the next name must be one of that class's properties. Only the properties the path
+    /// names are read.
     ///
     /// - Throws: ``KVOError`` with reason `.malformedKeyPath` for an empty path or an empty component,
     ///   `.unknownKey` for a name that is not an `@Observed` property (the message lists the valid ones)
@@ -94,11 +96,9 @@ extension KeyValueObservable {
                 current = observable
                 continue
             }
-            if value == nil,
-                [Any.self, AnyObject.self, (any KeyValueObservable).self].contains(where: { $0 == declared })
-            {
-                return
-            }
+            // (Past a nil value of a protocol type, `any Named` say, nothing more can be checked: a value of it
+            // may be of any class that conforms.)
+            if value == nil, SwiftRuntime.isExistential(declared) { return }
             throw KVOError(
                 reason: .unknownKey(String(names[index + 1])),
                 keyPath: path,

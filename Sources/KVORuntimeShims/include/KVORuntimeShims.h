@@ -41,6 +41,19 @@ static inline bool kvo_try_retain(void *object) {
     return swift_tryRetain(object) != 0;
 }
 
+/// The Swift runtime's `swift_getMetadataKind`, as its `include/swift/Runtime/Metadata.h` declares it
+/// (`MetadataKind swift_getMetadataKind(const Metadata *type)`, a 32-bit enumeration): what kind of type a
+/// type's metadata describes.
+unsigned int swift_getMetadataKind(const void *type);
+
+/// Whether the type whose metadata is at `type` is an existential: a protocol, a composition, `Any`,
+/// `AnyObject` (`MetadataKind::Existential`, 0x303), or a constrained one such as `any Collection<Int>`
+/// (`MetadataKind::ExtendedExistential`, 0x307), as `include/swift/ABI/MetadataKind.def` numbers them.
+static inline bool kvo_is_existential(const void *type) {
+    unsigned int kind = swift_getMetadataKind(type);
+    return kind == 0x303 || kind == 0x307;
+}
+
 /// The thread-local variables' model with glibc: initial-exec, read with one load relative to the thread
 /// pointer. The default for position-independent code (general-dynamic) is a call to `__tls_get_addr`,
 /// which the linker relaxes to a load when it links an executable, but the registers the compiler saved

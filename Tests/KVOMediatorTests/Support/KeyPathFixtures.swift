@@ -117,3 +117,20 @@ final class LabelHolder: KeyValueObservable, @unchecked Sendable {
     var upperText: String? { label?.text.uppercased() }
     var doubledCount: Int? { label.map { $0.count * 2 } }
 }
+
+/// What a link may be declared as: a protocol, not a class (`TitledHolder.link`).
+protocol Titled: KeyValueObservable {
+    var title: String { get }
+}
+
+final class TitledItem: Titled {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var title = ""
+}
+
+/// A link declared as a protocol existential, and one declared as a value type.
+final class TitledHolder: KeyValueObservable {
+    let kvoRegistrar = KVORegistrar()
+    @Observed var link: (any Titled)?
+    @Observed var count: Int? = nil
+}

@@ -166,6 +166,26 @@ import Testing
         }
     }
 
+    @Test func pathPastANilLinkDeclaredAsAProtocolIsAcceptedAndObserved() throws {
+        let holder = TitledHolder()
+        try holder.validateKeyPath("link.title")
+        let observer = TestObserver()
+        let records = Recorder<Any>()
+        try observer.kvoController.observe(holder, keyPath: "link.title", options: [.new]) { _, _, change in
+            records.append(change)
+        }
+        let item = TitledItem()
+        holder.link = item
+        item.title = "Ada"
+        #expect(records.changes.map { $0.newValue as? String } == ["", "Ada"])
+        // A value type is still no place to go on from, nil or not.
+        #expect {
+            try holder.validateKeyPath("count.title")
+        } throws: { error in
+            (error as? KVOError)?.message.contains("is a Int, not a KeyValueObservable object") == true
+        }
+    }
+
     @Test func subscriptReadsLikeValueForKeyPath() {
         let person = Person(name: "Ada", city: "London")
         #expect(person[kvoKeyPath: "address.city"] as? String == "London")
