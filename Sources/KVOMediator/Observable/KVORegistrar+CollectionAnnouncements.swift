@@ -61,6 +61,7 @@ extension KVORegistrar {
             }
             if !change.infos.isEmpty { inserted = indexes.map { current[$0] } }
         }
+        if _slowPath(Tracing.isOn.load(ordering: .relaxed)) { traceManualChange(of: object, keyPath: keyPath) }
         endCollectionChange(change, of: object, kind: kind, indexes: indexes, inserted: inserted)
     }
 
@@ -141,6 +142,7 @@ extension KVORegistrar {
             change.collection?.isValid == true
         else { return }
         let added = change.collection?.added as? Set<Element>
+        if _slowPath(Tracing.isOn.load(ordering: .relaxed)) { traceManualChange(of: object, keyPath: keyPath) }
         endCollectionChange(change, of: object, kind: mutation.changeKind, indexes: nil, inserted: added)
     }
 }

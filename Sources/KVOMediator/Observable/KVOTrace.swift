@@ -15,7 +15,9 @@ import Synchronization
 /// The report is made on the thread that makes the change, before the change is announced: a trace line
 /// comes before the callbacks it explains. It covers `@Observed` and `@ObservedWeak` sets (those a collection
 /// proxy makes too, as settings of the whole collection) and changes announced by hand
-/// (`didChangeValue(for:)`, whose values the library does not know). Off, it costs nothing: a set asks
+/// (`didChangeValue(for:)`, `didChange(_:at:for:)` and `didChange(_:using:for:)`, whose old values the
+/// library does not know; a computed property announced so is one entry, named by what it reads).
+/// There is one trace per process: `start` replaces the reporter, `stop()` ends it. Off, it costs nothing: a set asks
 /// whether to trace only on the path it takes while a transaction or a collection mutation runs somewhere.
 /// On, every set of an observed property takes that path, and each report describes values and names.
 ///
@@ -75,13 +77,26 @@ extension KVORegistrar {
     /// Reports a change of the slot `slot` of `object` to the trace: its values (nil: not known) and the
     /// registrations depending on it.
     func trace(_ slot: SlotKey, of object: AnyObject, oldValue: String?, newValue: String?) {
+        trace([slot], named: name(of: slot) ?? "<unnamed>", of: object, oldValue: oldValue, newValue: newValue)
+    }
+
+    /// Reports a change of what reads `slots` of `object`, named `name`, to the trace: its values (nil: not
+    /// known) and the registrations depending on any of the slots, each once.
+    func trace(_ slots: [SlotKey], named name: String, of object: AnyObject, oldValue: String?, newValue: String?) {
         Tracing.report {
             let infos = withState { state in
-                state.entryIndex(for: slot).map { Array(state.entry(at: $0).infos) } ?? []
+                var infos: [SlotObserver] = []
+                for slot in slots {
+                    guard let index = state.entryIndex(for: slot) else { continue }
+                    for info in state.entry(at: index).infos where !infos.contains(where: { $0 === info }) {
+                        infos.append(info)
+                    }
+                }
+                return infos
             }
             return KVOTraceEntry(
                 object: "<\(type(of: object)): \(hexAddress(of: object))>",
-                keyPath: name(of: slot) ?? "<unnamed>",
+                keyPath: name,
                 oldValue: oldValue,
                 newValue: newValue,
                 registrations: infos.map(\.traced)
@@ -102,11 +117,31 @@ extension KVORegistrar {
 
     /// A change announced by hand (`didChangeValue(for:)`) of what `keyPath` reads on `object`, reported to
     /// the trace: its value now; the one before is not known here.
+    /// (One entry, named as messages name `keyPath`: a computed property's value is its own, not that of
+    /// each property it reads.)
     func traceManualChange<Object: KeyValueObservable, Value>(of object: Object, keyPath: KeyPath<Object, Value>) {
         let now = Self.traceDescription(of: untracked { object[keyPath: keyPath] })
-        for access in ReadProbe.reads(of: keyPath, on: object) where access.registrar === self {
-            trace(access.slot, of: object, oldValue: nil, newValue: now)
+        let reads = ReadProbe.reads(of: keyPath, on: object).filter { $0.registrar === self }
+        // (A key path that reads nothing of this object is a slot itself: custom storage announced before a read.)
+        let slots = reads.isEmpty ? [SlotKey.keyPath(keyPath)] : reads.map(\.slot)
+        trace(slots, named: traceName(of: keyPath, reads: reads, on: object), of: object, oldValue: nil, newValue: now)
+    }
+
+    /// How the trace names a key path announced by hand: the type's name for it; the property, when it is
+    /// one (its own slot, or custom storage reported as itself); else what it reads.
+    private func traceName<Object: KeyValueObservable>(
+        of keyPath: AnyKeyPath,
+        reads: [Access],
+        on object: Object
+    )
+        -> String
+    {
+        if let declared = Object.keyPathName(for: keyPath) { return declared }
+        let ownSlot = reads.count == 1 && reads[0].slot == .keyPath(keyPath) ? reads[0].slot : nil
+        if let slot = reads.onlySlot(of: self, readThrough: keyPath) ?? ownSlot {
+            return name(of: slot) ?? displayName(of: keyPath, on: object)
         }
+        return reads.isEmpty ? displayName(of: keyPath, on: object) : computedName(reading: namedReads(reads))
     }
 
     /// A value as a trace shows it: as `debugPrint` would, cut to 200 characters.

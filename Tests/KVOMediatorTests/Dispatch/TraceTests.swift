@@ -109,6 +109,40 @@ import Testing
         #expect(entry.description.contains(".count: announced by hand, now 2 (1 registration)"))
     }
 
+    @Test func indexedAndSetChangesAnnouncedByHandAreReported() throws {
+        let playlist = ManualPlaylist()
+        let observer = TestObserver()
+        let calls = CallCounter()
+        observer.kvoController.observe(playlist, keyPath: \.songs) { _, _, _ in calls.increment() }
+        observer.kvoController.observe(playlist, keyPath: \.tags) { _, _, _ in calls.increment() }
+        let entries = trace(of: playlist) {
+            playlist.willChange(.insertion, at: IndexSet(integer: 0), for: \.songs)
+            playlist.songs = ["s"]
+            playlist.didChange(.insertion, at: IndexSet(integer: 0), for: \.songs)
+            playlist.willChange(.union, using: ["t"], for: \.tags)
+            playlist.tags = ["t"]
+            playlist.didChange(.union, using: ["t"], for: \.tags)
+        }
+        #expect(calls.count == 2)
+        #expect(entries.map(\.keyPath) == ["songs", "tags"])
+        #expect(entries.map(\.newValue) == [#"["s"]"#, #"Set(["t"])"#])
+        #expect(entries.map(\.registrations.count) == [1, 1])
+    }
+
+    @Test func aComputedPropertyAnnouncedByHandIsOneEntryNamedByWhatItReads() throws {
+        let person = Person()
+        let observer = TestObserver()
+        observer.kvoController.observe(person, keyPath: \.displayName) { _, _, _ in }
+        let entries = trace(of: person) {
+            person.willChangeValue(for: \.displayName)
+            person.didChangeValue(for: \.displayName)
+        }
+        let entry = try #require(entries.only)
+        #expect(entry.keyPath == "<computed from usesNickname, name>")
+        #expect(entry.newValue == #""Ada""#)
+        #expect(entry.registrations.count == 1)
+    }
+
     @Test func setsInsideATransactionAreEachReported() {
         let account = Ledger()
         let observer = TestObserver()
