@@ -31,6 +31,11 @@ extension KeyValueObservable {
     /// each registration. For the kinds and indexes, make the proxy on that object:
     /// `owner.shelf.playlist.mutableArrayValue(for: \.songs)`.
     ///
+    /// For a property that a superclass declares, make the proxy, and the observations that should get the
+    /// kinds, with the declaring class's key path (`(downloads as Base).mutableArrayValue(for: \.items)`):
+    /// through a subclass's key path, which may name an override computed from the storage, each mutation
+    /// goes through the key path (get, change, set back) and its observers get a `.setting`.
+    ///
     /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
     /// - Returns: The proxy; it holds the object strongly.
     /// - Complexity: Making the proxy evaluates `keyPath` once.
