@@ -5,8 +5,8 @@ import Synchronization
 /// Waits until the deliveries queued so far have run: those to dispatch queues (`delivery: .queue(q)`,
 /// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
 /// that changes something and so queues another is waited for too, and so on, however long the chain, as
-/// long as each callback makes its change on the thread it runs on (a change made from work it hands to
-/// another thread is not followed). Deliveries that other threads queue once the wait has begun, and the
+/// long as each callback makes its change synchronously, before it returns (a change made from work it
+/// queues or hands to another thread, a `Task` say, is not followed). Deliveries that other threads queue once the wait has begun, and the
 /// chains they begin, are not followed: each queue is waited for until it has run what it held when the
 /// wait reached it. A queue that never runs (suspended, or the main actor while the
 /// main thread is blocked) makes the wait time out.
@@ -24,9 +24,14 @@ import Synchronization
 /// Streams buffer their records instead of queueing them: read a stream, or record it with
 /// ``KVORecorder/record(from:)``.
 ///
+/// A chain that never ends (two objects whose callbacks set each other through queued deliveries, with no
+/// end), or a delivery that a callback queues to a queue that stays suspended, holds up every later wait of
+/// the process until its timeout, whichever test began it.
+///
 /// - Parameter timeout: How long to wait at most: ten seconds by default. A wait that succeeds returns as
 ///   soon as the deliveries have run, so the timeout only bounds a test that fails; a loaded CI machine or
 ///   a sanitizer build can take far longer than a second to run a queued delivery.
+///
 /// - Throws: ``KVOTestTimeout`` when they have not run in time (the main actor's cannot, while the main
 ///   thread is blocked).
 public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(10)) async throws {
@@ -45,8 +50,8 @@ public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .sec
         guard ContinuousClock.now < deadline else {
             throw KVOTestTimeout(expected: 0, received: 0, timeout: timeout, mainActorRan: true)
         }
-        // (A pause, so that a long chain is not followed by passes in a busy loop.)
-        if passes >= 2 { try? await Task.sleep(for: .milliseconds(1)) }
+        // (A pause, so that a long chain is not followed by passes in a busy loop; a cancelled wait ends.)
+        if passes >= 2 { try await Task.sleep(for: .milliseconds(1)) }
     }
 }
 
@@ -92,33 +97,14 @@ enum DeliveryQueues {
         guard remaining > .zero else { return false }
         let once = Once()
         return await withCheckedContinuation { continuation in
-            let timer = Timer {
-                if once.claim() { continuation.resume(returning: false) }
-            }
-            queue.async {
-                guard once.claim() else { return }
-                timer.cancel()  // (Not left to wait for the deadline: a long wait makes many passes.)
-                continuation.resume(returning: true)
-            }
+            queue.async { if once.claim() { continuation.resume(returning: true) } }
             // (At most a day: a longer wait is no test's, and the count of nanoseconds then fits an `Int`.)
             let (seconds, attoseconds) = min(remaining, .seconds(86_400)).components
             let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: timer.item)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                if once.claim() { continuation.resume(returning: false) }
+            }
         }
-    }
-}
-
-/// A work item to run at a deadline, cancelled once not needed. (`DispatchWorkItem` is not `Sendable` on
-/// Linux; its `cancel()` may be called from any thread.)
-private final class Timer: @unchecked Sendable {
-    let item: DispatchWorkItem
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        item = DispatchWorkItem(block: body)
-    }
-
-    func cancel() {
-        item.cancel()
     }
 }
 

@@ -31,10 +31,11 @@ extension KeyValueObservable {
     /// each registration. For the kinds and indexes, make the proxy on that object:
     /// `owner.shelf.playlist.mutableArrayValue(for: \.songs)`.
     ///
-    /// For a property that a superclass declares, make the proxy, and the observations that should get the
-    /// kinds, with the declaring class's key path (`(downloads as Base).mutableArrayValue(for: \.items)`):
-    /// through a subclass's key path, which may name an override computed from the storage, each mutation
-    /// goes through the key path (get, change, set back) and its observers get a `.setting`.
+    /// For a property that a superclass declares, make the proxy with the declaring class's key path
+    /// (`(downloads as Base).mutableArrayValue(for: \.items)`) to mutate in place and give every observer
+    /// the kinds: through a subclass's key path, which may name an override computed from the storage, each
+    /// mutation goes through the key path (get, change, set back), registrations made with that same key
+    /// path get the kinds, and those made with the declaring class's get a `.setting`.
     ///
     /// - Parameter keyPath: An `@Observed` array property (or a property whose getter reports it).
     /// - Returns: The proxy; it holds the object strongly.
@@ -101,7 +102,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     public func insert(_ element: Element, at index: Int) {
         precondition(
             index >= 0 && index <= _withCurrent { $0.count },
-            "KVOMutableArray.insert: index \(index) is beyond the end of the array"
+            "KVOMutableArray.insert: index \(index) is out of range"
         )
         if _mutateUnannounced({ $0.insert(element, at: index) }) { return }
         _announceInsertion(of: element, at: index)
@@ -112,7 +113,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
     public func insert(contentsOf newElements: [Element], at index: Int) {
         precondition(
             index >= 0 && index <= _withCurrent { $0.count },
-            "KVOMutableArray.insert: index \(index) is beyond the end of the array"
+            "KVOMutableArray.insert: index \(index) is out of range"
         )
         insert(newElements, at: IndexSet(integersIn: index..<index + newElements.count))
     }
@@ -129,8 +130,7 @@ public struct KVOMutableArray<Object: KeyValueObservable, Element> {
         guard !indexes.isEmpty else { return }
         precondition(
             indexes.first! >= 0 && indexes.last! < _withCurrent { $0.count } + newElements.count,
-            "KVOMutableArray.insert: index \(indexes.first! < 0 ? indexes.first! : indexes.last!) is beyond the end "
-                + "of the array"
+            "KVOMutableArray.insert: index \(indexes.first! < 0 ? indexes.first! : indexes.last!) is out of range"
         )
         mutate(.insertion, at: .set(indexes), removed: nil, inserted: newElements) { array in
             for (element, index) in zip(newElements, indexes) {

@@ -99,13 +99,16 @@ extension KVORegistrar {
         _ apply: (inout Collection) -> Void
     ) {
         let reads = ReadProbe.reads(of: keyPath, on: object)
-        // A key path through other objects (`\.shelf.playlist.songs`) is set back through, and the setter of
-        // the object that holds the collection announces that: this object's own reads (its links) do not
-        // change, and an announcement from here too would reach the chain's registrations twice.
-        if reads.contains(where: { $0.registrar !== self }) {
+        // A key path through other objects to their `@Observed` collection (`\.shelf.playlist.songs`) is set
+        // back through, and the setter of the object that holds the collection announces that: this object's
+        // own reads (its links) do not change, and an announcement from here too would reach the chain's
+        // registrations twice. (Custom storage that also reads another object is announced from here.)
+        if let last = reads.last, last.registrar !== self, case .field = last.slot, let wrapped = last.wrapped,
+            type(of: wrapped).valueType == Collection.self
+        {
             return applyCollectionMutation(of: object, keyPath, nil, announced: false, apply)
         }
-        let accesses = reads
+        let accesses = reads.filter { $0.registrar === self }
         // An `@Observed(automaticallyNotifies: false)` collection is announced by its owner, as its sets
         // are (Cocoa's proxies do not announce when `automaticallyNotifiesObservers(forKey:)` is false).
         // (One read of a slot whose wrapped property is of this collection's type: its storage is an

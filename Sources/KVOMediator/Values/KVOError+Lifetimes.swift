@@ -32,6 +32,8 @@ extension KVOError {
         elementWise: Bool = false
     ) -> KVOError {
         let what = elementWise ? "that key path of the elements of that collection" : "that key path of that object"
+        let keeps =
+            elementWise ? "one observation per collection and key path" : "one registration per object and key path"
         let unobserve = elementWise ? "unobserve(_:each:keyPath:)" : "unobserve(_:keyPath:)"
         let token = "object.observe(\(elementWise ? "each:keyPath" : "_"):options:changeHandler:)"
         return KVOError(
@@ -41,8 +43,8 @@ extension KVOError {
             message:
                 "KVOMediator: the observe of \(keyPath) of \(type) at \(ignoredAt) was ignored, with its options and "
                 + "callback: this KVOController<\(observerType)> observes \(what) already (made at \(keptAt)), and a "
-                + "controller keeps one registration per object and key path. To replace it, call \(unobserve) first; "
-                + "to have both, observe from another controller, or with a token (\(token))."
+                + "controller keeps \(keeps). To replace it, call \(unobserve) first; to have both, observe from "
+                + "another controller, or with a token (\(token))."
         )
     }
 

@@ -45,9 +45,10 @@ public struct KVOError: Error, Sendable, Hashable, CustomStringConvertible {
         /// Indexes that the array does not have (before the change for a removal or a replacement,
         /// after it for an insertion or a replacement), or indexes given for a setting: nothing was announced.
         case invalidIndexes
-        /// A controller's `observe` of a key path of an object that it observes already, made at another
-        /// place in the code: ignored, with its options and callback (the first registration stays, as
-        /// FBKVOController keeps it). A hint, reported in debug builds, to the controller's
+        /// A controller's `observe` of a key path of an object that it observes already, or an element-wise
+        /// `observe(_:each:keyPath:…)` of a key path of a collection's elements that it observes already,
+        /// made at another place in the code: ignored, with its options and callback (the first registration
+        /// stays, as FBKVOController keeps it). A hint, reported in debug builds, to the controller's
         /// ``KVOController/errorHandler``; the same `observe` call made again says nothing.
         case alreadyObserved
     }

@@ -230,11 +230,13 @@ import Testing
         let second = CallCounter()
         let firstLine = #line + 1
         observer.kvoController.observe(album, each: \.tracks, keyPath: \.title) { _, _, _ in }
+        let work = DispatchQueue(label: "KVOMediatorTests.elementsIgnored")
         let secondLine = #line + 1
-        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, delivery: .queue(.main)) { _, _ in
+        observer.kvoController.observe(album, each: \.tracks, keyPath: \.title, delivery: .queue(work)) { _, _ in
             second.increment()
         }
         album.tracks[0].title = "A"
+        work.sync {}
         #expect(second.count == 0)
         let error = try #require(log.errors.only)
         #expect(error.reason == .alreadyObserved)
@@ -246,7 +248,7 @@ import Testing
                 == "KVOMediator: the observe of each of tracks: title of Album at \(file):\(secondLine) was ignored, "
                 + "with its options and callback: this KVOController<TestObserver> observes that key path of the "
                 + "elements of that collection already (made at \(file):\(firstLine)), and a controller keeps one "
-                + "registration per object and key path. To replace it, call unobserve(_:each:keyPath:) first; to "
+                + "observation per collection and key path. To replace it, call unobserve(_:each:keyPath:) first; to "
                 + "have both, observe from another controller, or with a token "
                 + "(object.observe(each:keyPath:options:changeHandler:))."
         )

@@ -242,6 +242,23 @@ import Testing
         #expect(links.count == 0)
     }
 
+    @Test func customStorageWhoseGetterAlsoReadsAnotherObjectKeepsItsKinds() {
+        let list = GatedList()
+        let observer = TestObserver()
+        let records = Recorder<[String]>()
+        observer.kvoController.observe(list, keyPath: \.items, options: [.new]) { _, _, change in records.append(change)
+        }
+        let proxy = list.mutableArrayValue(for: \.items)
+        proxy.append("a")
+        proxy.insert("b", at: 0)
+        #expect(
+            records.changes == [
+                KVOChange(kind: .insertion, newValue: ["a"], indexes: IndexSet(integer: 0), keyPath: \GatedList.items),
+                KVOChange(kind: .insertion, newValue: ["b"], indexes: IndexSet(integer: 0), keyPath: \GatedList.items),
+            ]
+        )
+    }
+
     @Test func aNegativeIndexTrapsWithTheProxysMessageBeforeAnythingIsAnnounced() async throws {
         // (One exit test each: an exit test's body captures nothing.)
         let results = [

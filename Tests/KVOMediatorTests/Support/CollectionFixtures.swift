@@ -81,3 +81,28 @@ final class StrongSlot<Object: AnyObject>: @unchecked Sendable {  // `held` is g
         withExtendedLifetime(released) {}
     }
 }
+
+/// A flag another object's getter reads.
+final class Gate: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    @Observed var isOpen = true
+}
+
+/// An array in custom storage whose getter also reads another object's flag: not a key path through other
+/// objects to their collection, so its proxy announces kinds and indexes itself.
+final class GatedList: KeyValueObservable, @unchecked Sendable {  // changed by one thread at a time
+    let kvoRegistrar = KVORegistrar()
+    let gate = Gate()
+    private var storage: [String] = []
+    var items: [String] {
+        get {
+            accessValue(for: \.items)
+            return gate.isOpen ? storage : []
+        }
+        set {
+            willChangeValue(for: \.items)
+            storage = newValue
+            didChangeValue(for: \.items)
+        }
+    }
+}
