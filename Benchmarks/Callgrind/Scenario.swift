@@ -22,7 +22,7 @@ struct Scenario: Sendable {
 /// Every scenario, in the order of the table that callgrind.sh prints.
 let allScenarios: [Scenario] =
     setScenarios() + getScenarios() + notifyScenarios() + bridgedScenarios() + crowdScenarios() + lifecycleScenarios()
-    + streamScenarios() + shapeScenarios() + transactionScenarios() + elementScenarios()
+    + streamScenarios() + shapeScenarios() + transactionScenarios() + elementScenarios() + queueDeliveryScenarios()
 
 /// Calls `body` with 1, 2, 3, … `iterations` times: the value each set stores.
 @inline(__always)

@@ -258,5 +258,9 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "  \`Benchmarks/Callgrind/TransactionScenarios.swift\`."
     echo "- Issue 36's rows (element_change_10/_10k, element_append_remove_10/_10k): see"
     echo "  \`Benchmarks/Callgrind/ElementScenarios.swift\`."
+    echo "- **notify_queue**: notify_1 delivered on a serial queue (\`delivery: .queue(q)\`), the operation waiting"
+    echo "  with \`q.sync {}\` until the callback ran; floor: the same hop by hand (\`q.async\` and \`q.sync {}\`):"
+    echo "  see \`Benchmarks/Callgrind/QueueDeliveryScenarios.swift\`. Dispatch wakes a worker thread for each"
+    echo "  hop, so its count varies a little from run to run."
 } >CALLGRIND.md
 echo "Wrote $benchmarks/CALLGRIND.md" >&2

@@ -1,7 +1,9 @@
 import Dispatch
 
 /// Where a `delivery:` form's callbacks go: the form it is registered as, and the hop that moves each
-/// delivery there (a queue's serial lane, or this controller's main-actor lane).
+/// delivery there (a queue's serial lane, or this controller's main-actor lane). Each job a caller hops
+/// runs its delivery inside `CascadedDeliveries.run`, with the note it took just before (in the job's own
+/// closure: a closure around it here cost an allocation per delivery).
 struct DeliveryRoute: Sendable {
     let form: _RegistrationForm
     let hop: @Sendable (@escaping @Sendable () -> Void) -> Void
@@ -10,11 +12,7 @@ struct DeliveryRoute: Sendable {
     init(_ delivery: KVOQueueDelivery) {
         let lane = DeliveryLane.lane(to: delivery.queue)
         form = delivery.coalescing == nil ? .queue : .queueCoalescing
-        hop = { job in
-            let note = CascadedDeliveries.willQueue()
-            // (The lane kept until the job has run, so that the test kit's wait finds it in the table.)
-            lane.queue.async { withExtendedLifetime(lane) { CascadedDeliveries.run(note, job) } }
-        }
+        hop = { lane.queue.async(execute: $0) }
     }
 
     /// `delivery: .mainActor`, with or without coalescing, on `lane` (a controller's).

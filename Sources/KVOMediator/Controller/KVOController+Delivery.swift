@@ -133,10 +133,13 @@ extension KVOController {
         guard coalescing != nil else {
             register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: context.attach) {
                 (change: KVOChange<Value>) in
+                let note = CascadedDeliveries.willQueue()
                 hop {
-                    context.info?.deliver {
-                        guard let observer = observer.object else { return }
-                        call(observer, change)
+                    CascadedDeliveries.run(note) {
+                        context.info?.deliver {
+                            guard let observer = observer.object else { return }
+                            call(observer, change)
+                        }
                     }
                 }
             }
@@ -153,18 +156,21 @@ extension KVOController {
         register(object, reader: .typed(keyPath), keyPath: keyPath, options: merged.capturing, prepare: prepare) {
             (change: KVOChange<Value>) in
             guard pending.add(change) else { return }
+            let note = CascadedDeliveries.willQueue()
             hop {
-                let (prior, change, owed) = pending.take()
-                guard let records = merged.delivered(prior: prior, change: change, owed: owed),
-                    let info = context.info
-                else { return }
-                info.deliver {
-                    for (index, record) in records.enumerated() {
-                        // A prior callback that ended the registration (unobserve, its controller
-                        // released) stops the change record that would follow it.
-                        if index > 0, info.isCancelled { return }
-                        guard let observer = observer.object else { return }
-                        call(observer, record)
+                CascadedDeliveries.run(note) {
+                    let (prior, change, owed) = pending.take()
+                    guard let records = merged.delivered(prior: prior, change: change, owed: owed),
+                        let info = context.info
+                    else { return }
+                    info.deliver {
+                        for (index, record) in records.enumerated() {
+                            // A prior callback that ended the registration (unobserve, its controller
+                            // released) stops the change record that would follow it.
+                            if index > 0, info.isCancelled { return }
+                            guard let observer = observer.object else { return }
+                            call(observer, record)
+                        }
                     }
                 }
             }

@@ -209,9 +209,13 @@ extension KVOController {
                 }
             }
             let deliver: @Sendable (KVOChange<[Value]>, ObjectIdentifier?) -> Void = { record, member in
-                guard let pending else { return route.hop { run([record]) } }
+                guard let pending else {
+                    let note = CascadedDeliveries.willQueue()
+                    return route.hop { CascadedDeliveries.run(note) { run([record]) } }
+                }
                 guard pending.add(record, member: member) else { return }
-                route.hop { run(pending.take()) }
+                let note = CascadedDeliveries.willQueue()
+                route.hop { CascadedDeliveries.run(note) { run(pending.take()) } }
             }
             return try object._observeElements(
                 collection,

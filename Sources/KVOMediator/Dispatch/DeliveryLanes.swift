@@ -151,9 +151,8 @@ final class MainActorLane: Sendable {
         }
         queued.wrappingAdd(1, ordering: .acquiringAndReleasing)
         Self.queuedEverywhere.wrappingAdd(1, ordering: .relaxed)
-        let note = CascadedDeliveries.willQueue()
         DispatchQueue.main.async {
-            CascadedDeliveries.run(note) { MainActor.assumeIsolated { body() } }
+            MainActor.assumeIsolated { body() }
             Self.ran.wrappingAdd(1, ordering: .relaxed)
             self.queued.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             Self.queuedEverywhere.wrappingSubtract(1, ordering: .releasing)
