@@ -30,6 +30,7 @@ extension KVOController {
     /// - Important: The observer must be `Sendable` (a `@MainActor` class is): `block` hands it to
     ///   `queue`'s thread while the thread that observed may still be using it. For an observer that is
     ///   not, the compiler says "type 'Renderer' does not conform to the 'Sendable' protocol".
+    @inlinable
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
@@ -43,14 +44,17 @@ extension KVOController {
         let route = DeliveryRoute(delivery)
         let site = _RegistrationSites.enter(file, line, route.form, observer: Observer.self)
         defer { _RegistrationSites.leave(site) }
-        observe(
-            object,
-            keyPath: keyPath,
-            options: options,
-            coalescing: delivery.coalescing,
-            hop: route.hop,
-            call: block
-        )
+        guard delivery.coalescing == nil else {
+            return observe(
+                object,
+                keyPath: keyPath,
+                options: options,
+                coalescing: delivery.coalescing,
+                hop: route.hop,
+                call: block
+            )
+        }
+        _observeHopping(object, keyPath: keyPath, options: options, hop: route.hop, call: block)
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -93,6 +97,7 @@ extension KVOController {
     ///   otherwise `Sendable`: `block` hands it to the main actor from whichever thread changes the
     ///   object. For an observer that is neither, the compiler says "type 'ViewModel' does not conform
     ///   to the 'Sendable' protocol".
+    @inlinable
     public func observe<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object?,
         keyPath: KeyPath<Object, Value>,
@@ -106,33 +111,42 @@ extension KVOController {
         let route = DeliveryRoute(delivery, lane: mainActorLane)
         let site = _RegistrationSites.enter(file, line, route.form, observer: Observer.self)
         defer { _RegistrationSites.leave(site) }
-        observe(
-            object,
-            keyPath: keyPath,
-            options: options,
-            coalescing: delivery.coalescing,
-            hop: route.hop,
-            call: { observer, change in MainActor.assumeIsolated { block(observer, change) } }
-        )
+        let call: @Sendable (sending Observer, KVOChange<Value>) -> Void = { observer, change in
+            MainActor.assumeIsolated { block(observer, change) }
+        }
+        guard delivery.coalescing == nil else {
+            return observe(
+                object,
+                keyPath: keyPath,
+                options: options,
+                coalescing: delivery.coalescing,
+                hop: route.hop,
+                call: call
+            )
+        }
+        _observeHopping(object, keyPath: keyPath, options: options, hop: route.hop, call: call)
     }
 
-    /// Registers `keyPath` with a callback that runs elsewhere: `hop` moves each record to where it
-    /// runs, where the call passes the registration's gate again and only then loads the observer (so
-    /// the observer is never retained or released on the changing thread). With `coalescing`, records
-    /// wait in a `PendingRecords` that one hop empties.
-    private func observe<Object: KeyValueObservable, Value: Sendable>(
+    /// Registers `keyPath` with a callback that runs elsewhere, with no coalescing: `hop` moves each record
+    /// to where it runs, where the call passes the registration's gate again and only then loads the
+    /// observer (so the observer is never retained or released on the changing thread). Inlined into the
+    /// caller, where the types are concrete: the record is then built and delivered with no generic code.
+    @inlinable
+    func _observeHopping<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
-        coalescing: KVOCoalescing?,
         hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
         call: @escaping @Sendable (sending Observer, KVOChange<Value>) -> Void
     ) {
         let observer = _observer
         let context = HopContext()
-        guard coalescing != nil else {
-            register(object, reader: .typed(keyPath), keyPath: keyPath, options: options, prepare: context.attach) {
-                (change: KVOChange<Value>) in
+        let info: TypedKVOInfo<Object, Value> = KVODispatcher.shared._makeRegistration(
+            object,
+            reader: .typed(keyPath),
+            options: options,
+            owner: self,
+            box: _HandlerBox { (_: Object, change: KVOChange<Value>) in
                 let note = CascadedDeliveries.willQueue()
                 hop {
                     CascadedDeliveries.run(note) {
@@ -143,8 +157,24 @@ extension KVOController {
                     }
                 }
             }
-            return
-        }
+        )
+        context.attach(info)
+        _register(info, on: object)
+    }
+
+    /// Registers `keyPath` with a callback that runs elsewhere, coalescing: records wait in a
+    /// `PendingRecords` that one hop empties (see `_observeHopping` for the rest).
+    @usableFromInline
+    func observe<Object: KeyValueObservable, Value: Sendable>(
+        _ object: Object,
+        keyPath: KeyPath<Object, Value>,
+        options: KVOOptions,
+        coalescing: KVOCoalescing?,
+        hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        call: @escaping @Sendable (sending Observer, KVOChange<Value>) -> Void
+    ) {
+        let observer = _observer
+        let context = HopContext()
         let pending = PendingRecords<Value>()
         let merged = MergedRecords<Value>(options: options)
         // Both values are captured whatever `options` ask, to merge and compare them; each record is cut

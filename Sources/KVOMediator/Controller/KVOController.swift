@@ -56,6 +56,7 @@ public final class KVOController<Observer: AnyObject> {
     /// The registrations and what goes with them, under the controller's lock.
     let state = LockProtected(ControllerState(), level: .controller)
     /// Orders this controller's main-actor deliveries (`delivery: .mainActor`).
+    @usableFromInline
     let mainActorLane = MainActorLane()
 
     /// Creates a controller for `observer`.

@@ -78,8 +78,10 @@ package func _kvoCascadedDeliveriesQueued(through last: UInt32) -> Bool {
 /// and the deliveries its callbacks queue, and theirs, are of the same. Each wait begins a new epoch and
 /// follows the chains of the epochs before it only, so that chains begun by other threads (other tests)
 /// while it waits do not hold it up.
+@usableFromInline
 enum CascadedDeliveries {
     /// What `willQueue` says of a delivery, for `run`: its epoch, and whether it is counted.
+    @usableFromInline
     struct Note: Sendable {
         let epoch: UInt32
         let cascade: Bool
@@ -99,6 +101,7 @@ enum CascadedDeliveries {
     }
 
     /// Notes a delivery about to be queued (counted, if it is a cascade, until `run` has run it).
+    @usableFromInline
     static func willQueue() -> Note {
         let running = ThreadContext.withCurrent { $0.queuedDeliveryEpoch }
         guard running != 0 else { return Note(epoch: epoch.load(ordering: .relaxed), cascade: false) }
@@ -107,6 +110,7 @@ enum CascadedDeliveries {
     }
 
     /// Runs a queued delivery, with this thread marked as running one of `note`'s epoch meanwhile.
+    @usableFromInline
     static func run(_ note: Note, _ job: () -> Void) {
         let outer = ThreadContext.withCurrent { context in
             defer { context.queuedDeliveryEpoch = note.epoch }
@@ -132,6 +136,7 @@ package func _kvoMainActorDeliveriesQueued() -> Bool {
 /// none of them is queued, queued to the main queue otherwise, so that they keep the order of the
 /// changes across the controller's registrations (and the main queue keeps it across controllers for
 /// changes made on other threads).
+@usableFromInline
 final class MainActorLane: Sendable {
     /// This controller's deliveries queued to the main actor and not yet run.
     private let queued = Atomic<Int>(0)

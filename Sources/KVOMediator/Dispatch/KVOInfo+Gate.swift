@@ -5,6 +5,7 @@ import Synchronization
 extension KVOInfo {
 
     /// Runs `body` as a callback of this registration unless it has been cancelled.
+    @usableFromInline
     @inline(__always)
     final func deliver(_ body: () -> Void) {
         guard tryEnter() else { return }
