@@ -261,6 +261,6 @@ echo "Wrote $benchmarks/callgrind.json" >&2
     echo "- **notify_queue**: notify_1 delivered on a serial queue (\`delivery: .queue(q)\`), the operation waiting"
     echo "  with \`q.sync {}\` until the callback ran; floor: the same hop by hand (\`q.async\` and \`q.sync {}\`):"
     echo "  see \`Benchmarks/Callgrind/QueueDeliveryScenarios.swift\`. Dispatch wakes a worker thread for each"
-    echo "  hop, so its count varies a little from run to run."
+    echo "  hop, so these two counts vary from run to run, by up to a tenth (the others do not)."
 } >CALLGRIND.md
 echo "Wrote $benchmarks/CALLGRIND.md" >&2
