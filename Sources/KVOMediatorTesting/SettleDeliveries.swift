@@ -6,10 +6,10 @@ import Synchronization
 /// with or without coalescing) and those to the main actor (`delivery: .mainActor`). A delivery's callback
 /// that changes something and so queues another is waited for too, and so on, however long the chain, as
 /// long as each callback makes its change synchronously, before it returns (a change made from work it
-/// queues or hands to another thread, a `Task` say, is not followed). Deliveries that other threads queue once the wait has begun, and the
-/// chains they begin, are not followed: each queue is waited for until it has run what it held when the
-/// wait reached it. A queue that never runs (suspended, or the main actor while the
-/// main thread is blocked) makes the wait time out.
+/// queues or hands to another thread, a `Task` say, is not followed). Deliveries that other threads queue
+/// once the wait has begun, and the chains they begin, are not followed: each queue is waited for until it
+/// has run what it held when the wait reached it. A queue that never runs (suspended, or the main actor
+/// while the main thread is blocked) makes the wait time out.
 ///
 /// ```swift
 /// importer.progress = 1_000                   // delivered on `work`, later
@@ -31,7 +31,6 @@ import Synchronization
 /// - Parameter timeout: How long to wait at most: ten seconds by default. A wait that succeeds returns as
 ///   soon as the deliveries have run, so the timeout only bounds a test that fails; a loaded CI machine or
 ///   a sanitizer build can take far longer than a second to run a queued delivery.
-///
 /// - Throws: ``KVOTestTimeout`` when they have not run in time (the main actor's cannot, while the main
 ///   thread is blocked).
 public nonisolated(nonsending) func settleKVODeliveries(timeout: Duration = .seconds(10)) async throws {
