@@ -158,11 +158,13 @@ import Testing
                 if step < 2_000 { to.temperature = change.newValue! + 1 }
             }
         }
-        // Another test's chain, begun once this wait has begun: 2,000 steps of a millisecond or more.
+        // Another test's chain, begun once this wait has begun (its epoch is past the one before it): 2,000
+        // steps of a millisecond or more.
         let mine = Thermostat()
         let recorder = KVORecorder<Int>()
+        let before = _kvoSettlingEpoch()
         panel.kvoController.observe(mine, keyPath: \.temperature, delivery: .queue(other)) { _, change in
-            Thread.sleep(forTimeInterval: 0.005)
+            while _kvoSettlingEpoch() == before { Thread.sleep(forTimeInterval: 0.001) }
             recorder.record(change)
             Thread { ping.temperature = 1 }.start()
         }

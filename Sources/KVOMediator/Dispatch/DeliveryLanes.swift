@@ -63,6 +63,11 @@ package func _kvoBeginSettling() -> UInt32 {
     CascadedDeliveries.beginWait()
 }
 
+/// The epoch now: for the test kit's own tests, to tell when a wait has begun (each begins a new one).
+package func _kvoSettlingEpoch() -> UInt32 {
+    CascadedDeliveries.currentEpoch
+}
+
 /// Whether deliveries that other deliveries' callbacks queued (a change they made), in chains begun by
 /// deliveries queued at epoch `last` or before, are waiting to run: what the test kit's wait follows from
 /// one round of waiting to the next.
@@ -91,6 +96,10 @@ enum CascadedDeliveries {
     private static let lock = Lock()
     /// The cascades queued and not yet run, by epoch (none listed with no cascade).
     nonisolated(unsafe) private static var queued: [UInt32: Int] = [:]  // guarded by `lock`
+
+    static var currentEpoch: UInt32 {
+        epoch.load(ordering: .relaxed)
+    }
 
     static func beginWait() -> UInt32 {
         epoch.wrappingAdd(1, ordering: .relaxed).oldValue
