@@ -44,17 +44,7 @@ extension KVOController {
         let route = DeliveryRoute(delivery)
         let site = _RegistrationSites.enter(file, line, route.form, observer: Observer.self)
         defer { _RegistrationSites.leave(site) }
-        guard delivery.coalescing == nil else {
-            return observe(
-                object,
-                keyPath: keyPath,
-                options: options,
-                coalescing: delivery.coalescing,
-                hop: route.hop,
-                call: block
-            )
-        }
-        _observeHopping(object, keyPath: keyPath, options: options, hop: route.hop, call: block)
+        _observeHopping(object, keyPath: keyPath, options: options, coalescing: delivery.coalescing, route, call: block)
     }
 
     /// Observes `keyPath` of `object`, delivering each change on the main actor: for view models.
@@ -114,31 +104,27 @@ extension KVOController {
         let call: @Sendable (sending Observer, KVOChange<Value>) -> Void = { observer, change in
             MainActor.assumeIsolated { block(observer, change) }
         }
-        guard delivery.coalescing == nil else {
-            return observe(
-                object,
-                keyPath: keyPath,
-                options: options,
-                coalescing: delivery.coalescing,
-                hop: route.hop,
-                call: call
-            )
-        }
-        _observeHopping(object, keyPath: keyPath, options: options, hop: route.hop, call: call)
+        _observeHopping(object, keyPath: keyPath, options: options, coalescing: delivery.coalescing, route, call: call)
     }
 
-    /// Registers `keyPath` with a callback that runs elsewhere, with no coalescing: `hop` moves each record
-    /// to where it runs, where the call passes the registration's gate again and only then loads the
-    /// observer (so the observer is never retained or released on the changing thread). Inlined into the
-    /// caller, where the types are concrete: the record is then built and delivered with no generic code.
+    /// Registers `keyPath` with a callback that runs elsewhere: the route's hop moves each record to where
+    /// it runs, where the call passes the registration's gate again and only then loads the observer (so
+    /// the observer is never retained or released on the changing thread). With no coalescing, inlined
+    /// into the caller, where the types are concrete: the record is then built and delivered with no
+    /// generic code; with coalescing, out of line (`observe(_:keyPath:options:coalescing:hop:call:)`).
     @inlinable
     func _observeHopping<Object: KeyValueObservable, Value: Sendable>(
         _ object: Object,
         keyPath: KeyPath<Object, Value>,
         options: KVOOptions,
-        hop: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        coalescing: KVOCoalescing?,
+        _ route: DeliveryRoute,
         call: @escaping @Sendable (sending Observer, KVOChange<Value>) -> Void
     ) {
+        let hop = route.hop
+        guard coalescing == nil else {
+            return observe(object, keyPath: keyPath, options: options, coalescing: coalescing, hop: hop, call: call)
+        }
         let observer = _observer
         let context = HopContext()
         let info: TypedKVOInfo<Object, Value> = KVODispatcher.shared._makeRegistration(
